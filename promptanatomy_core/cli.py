@@ -1,0 +1,294 @@
+"""The command line: ``promptanatomy <command> …`` (also ``python -m promptanatomy_core …``).
+
+Each command is one ``_add_<name>`` function that declares its arguments and one ``_cmd_<name>(args) -> int`` that
+does the work through the engine; :data:`COMMANDS` lists them, so a new command is two functions and one entry.
+
+Errors never print a traceback (unless ``--debug``): one line ``promptanatomy: error: …`` on stderr, and exit status
+2 for usage and input errors, 1 for model and runtime errors, 130 when interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .text import MAX_PROMPT_CHARS, PromptError, validate_prompt
+
+PROG = "promptanatomy"
+
+EXIT_OK = 0
+EXIT_RUNTIME = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+_MAX_MESSAGE = 1000
+
+
+class CLIError(Exception):
+    """An error to report as one line; ``code`` is the exit status."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class UsageError(CLIError):
+    """Bad command-line arguments (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises instead of printing usage and exiting, so errors stay on one line."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# ----------------------------------------------------------------------------------------------------------- input
+
+def read_input(path: str | None) -> bytes | str:
+    """The raw input of FILE, or of stdin for ``None``/``-``; at most a little more than the size limit is read."""
+    limit = MAX_PROMPT_CHARS * 4 + 1  # UTF-8 needs at most 4 bytes a character
+    if path is None or path == "-":
+        stream = sys.stdin
+        if stream is None:
+            raise UsageError("no input: give a FILE or pipe the prompt on stdin")
+        try:
+            if path is None and stream.isatty():
+                raise UsageError("no input: give a FILE, or pipe the prompt on stdin ('-' reads a terminal)")
+        except (AttributeError, ValueError):
+            pass
+        buffer = getattr(stream, "buffer", None)
+        try:
+            data = buffer.read(limit) if buffer is not None else stream.read(limit)
+        except UnicodeDecodeError as exc:
+            raise CLIError(f"stdin is not UTF-8 text (undecodable byte at offset {exc.start})") from None
+        except OSError as exc:
+            raise CLIError(f"cannot read stdin: {exc.strerror or exc}") from None
+        where = "stdin"
+    else:
+        p = Path(path)
+        try:
+            if p.is_dir():
+                raise CLIError(f"{path!r} is a directory, not a file")
+            with open(p, "rb") as fh:
+                data = fh.read(limit)
+        except FileNotFoundError:
+            raise CLIError(f"cannot read {path!r}: no such file") from None
+        except PermissionError:
+            raise CLIError(f"cannot read {path!r}: permission denied") from None
+        except IsADirectoryError:
+            raise CLIError(f"{path!r} is a directory, not a file") from None
+        except OSError as exc:
+            raise CLIError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+        where = repr(path)
+    if len(data) >= limit:
+        raise CLIError(f"{where} holds more than {limit - 1:,} bytes; the limit is {MAX_PROMPT_CHARS:,} characters")
+    return data
+
+
+def read_prompt(path: str | None) -> str:
+    """The prompt in FILE or stdin, validated: UTF-8 text, not empty, not binary, within the size limit."""
+    data = read_input(path)
+    if isinstance(data, (bytes, bytearray)) and data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # a UTF-8 byte-order mark is not part of the prompt
+    elif isinstance(data, str) and data.startswith("\ufeff"):
+        data = data[1:]
+    where = "stdin" if path in (None, "-") else repr(path)
+    try:
+        return validate_prompt(data)
+    except PromptError as exc:
+        raise CLIError(f"{where}: {exc}") from None
+
+
+# ---------------------------------------------------------------------------------------------------------- output
+
+def write_out(text: str) -> None:
+    """Write ``text`` and a newline to stdout, as UTF-8 even where the terminal's encoding cannot hold it."""
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:
+            raise
+        sys.stdout.flush()
+        buffer.write(text.encode("utf-8"))
+    sys.stdout.flush()
+
+
+# --------------------------------------------------------------------------------------------------------- dissect
+
+def _add_dissect(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "dissect",
+        help="label each sentence of a prompt with its components",
+        description="Split a prompt into sentences and label each with its components (Role, Directive, "
+                    "Additional Information, Output Formatting, Examples). Offsets index into the prompt as read "
+                    "(for --input-format tagged: into the untagged prompt rebuilt from the tags).",
+    )
+    p.add_argument("file", nargs="?", metavar="FILE", help="the prompt (UTF-8 text); '-' or none reads stdin")
+    p.add_argument("--dissector", default=None, metavar="NAME",
+                   help="rules (offline, the default) or llm (a model labels the sentences; see --model)")
+    p.add_argument("--model", default=None, metavar="SPEC",
+                   help="the model for --dissector llm: local, local:<hf id or path>, openai:<model>[@<base_url>], "
+                        "anthropic:<model>")
+    p.add_argument("--format", dest="output_format", choices=("json", "tagged"), default="json",
+                   help="json: sentences with offsets, labels and source (default); tagged: XML component tags")
+    p.add_argument("--input-format", choices=("plain", "tagged"), default="plain",
+                   help="plain: a prompt to dissect (default); tagged: an XML-tagged (gold) prompt to re-emit, "
+                        "e.g. to convert it to JSON")
+    return p
+
+
+def _check_dissector_args(name: str, model: str | None) -> None:
+    """Reject an unknown dissector name or a malformed SPEC before any input is read or model loaded."""
+    from . import dissect as dissect_pkg  # importing the package registers the built-in dissectors
+    from .dissect.base import available
+
+    del dissect_pkg
+    names = available()
+    if name not in names:
+        raise UsageError(f"unknown dissector {name!r}; choose one of: {', '.join(names) or '(none registered)'}")
+    if model is not None:
+        if name != "llm":
+            raise UsageError(f"--model applies to --dissector llm, not {name!r}")
+        from .models.base import parse_spec
+
+        try:
+            parse_spec(model)
+        except ValueError as exc:
+            raise UsageError(f"bad --model SPEC: {exc}") from None
+
+
+def _build_dissector(name: str, model: str | None):
+    """The dissector ``name`` from the registry, with ``model`` as its ``model=`` option when given."""
+    from .dissect.base import get_dissector
+
+    options: dict[str, object] = {} if model is None else {"model": model}
+    try:
+        return get_dissector(name, **options)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"cannot build dissector {name!r}: {exc}") from None
+
+
+def _cmd_dissect(args: argparse.Namespace) -> int:
+    from .tagged import parse_tagged, render_tagged
+
+    if args.input_format == "tagged":
+        if args.dissector is not None or args.model is not None:
+            raise UsageError("--dissector/--model have no effect with --input-format tagged (the tags are the labels)")
+        prompt = read_prompt(args.file)
+        try:
+            dissection = parse_tagged(prompt, source="gold")
+        except PromptError as exc:
+            raise CLIError(f"bad tagged input: {exc}") from None
+        name = "gold"
+    else:
+        name = args.dissector or "rules"
+        _check_dissector_args(name, args.model)
+        prompt = read_prompt(args.file)  # read first: a bad input fails fast, before any model loads
+        dissector = _build_dissector(name, args.model)
+        try:
+            dissection = dissector.dissect(prompt)
+        except PromptError as exc:
+            raise CLIError(str(exc)) from None
+    if args.output_format == "json":
+        write_out(json.dumps(dissection.to_json(dissector=name), ensure_ascii=False, indent=2))
+    else:
+        write_out(render_tagged(dissection))
+    return EXIT_OK
+
+
+# -------------------------------------------------------------------------------------------------------- commands
+
+#: name -> (add the subparser, run the command). Later commands (perturb, ask, run, cache, estimate) slot in here.
+COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction], argparse.ArgumentParser],
+                          Callable[[argparse.Namespace], int]]] = {
+    "dissect": (_add_dissect, _cmd_dissect),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="PromptAnatomy Studio: dissect prompts into components, perturb them, measure model sensitivity.",
+        epilog="Exit status: 0 ok, 1 model or runtime error, 2 usage or input error, 130 interrupted.",
+    )
+    parser.add_argument("--debug", action="store_true", default=False,
+                        help="show the full traceback of an error instead of one line")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name, (add, run) in COMMANDS.items():
+        p = add(sub)
+        # --debug is also accepted after the command; SUPPRESS keeps the subparser from resetting a global --debug
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        p.set_defaults(_run=run)
+    return parser
+
+
+def _one_line(message: str) -> str:
+    line = " ".join(str(message).split())
+    return line if len(line) <= _MAX_MESSAGE else line[:_MAX_MESSAGE - 1] + "…"
+
+
+def _report(message: str) -> None:
+    try:
+        sys.stderr.write(f"{PROG}: error: {_one_line(message)}\n")
+        sys.stderr.flush()
+    except Exception:  # pragma: no cover - stderr itself is gone
+        pass
+
+
+def _exit_code(exc: BaseException) -> tuple[int, str]:
+    """The exit status and message for an exception that escaped a command."""
+    from .models.base import BackendError
+
+    if isinstance(exc, CLIError):
+        return exc.code, str(exc)
+    if isinstance(exc, PromptError):
+        return EXIT_USAGE, str(exc)
+    if isinstance(exc, BackendError):
+        return EXIT_RUNTIME, str(exc)
+    if isinstance(exc, TimeoutError):
+        return EXIT_RUNTIME, f"timed out: {exc}" if str(exc) else "timed out"
+    if isinstance(exc, MemoryError):
+        return EXIT_RUNTIME, "out of memory"
+    detail = str(exc)
+    return EXIT_RUNTIME, f"{type(exc).__name__}{': ' + detail if detail else ''} (rerun with --debug for details)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help / --version
+            return exc.code if isinstance(exc.code, int) else EXIT_OK
+        debug = bool(getattr(args, "debug", False))
+        return args._run(args)
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        _report("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly, without a second error when Python flushes stdout
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return EXIT_RUNTIME
+    except Exception as exc:  # noqa: BLE001 - the top level turns every error into one line
+        if debug:
+            raise
+        code, message = _exit_code(exc)
+        _report(message)
+        return code
