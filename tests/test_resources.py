@@ -94,6 +94,18 @@ def test_install_wordnet_copies_and_is_idempotent(tmp_path):
     assert not [p for p in target.parent.iterdir() if p.name.startswith(".wordnet-")]
 
 
+def test_nltk_data_env_is_honoured(tmp_path, monkeypatch):
+    source = resources.ensure_wordnet() / "corpora" / "wordnet"
+    if not source.is_dir():
+        pytest.skip("no unpacked WordNet files to copy from")
+    root = resources.install_wordnet(tmp_path / "elsewhere", source=source, allow_apt=False)
+    monkeypatch.setenv("NLTK_DATA", str(root))
+    monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))  # restored afterwards
+    assert resources.find_wordnet() == root
+    assert resources.ensure_wordnet() == root
+    assert str(root) in nltk.data.path
+
+
 def test_install_wordnet_without_source_and_apt_fails_clearly(tmp_path):
     with pytest.raises(RuntimeError, match=re.escape("wordnet-base")):
         resources.install_wordnet(tmp_path / "nltk_data", source=tmp_path / "empty", allow_apt=False)
