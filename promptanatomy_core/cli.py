@@ -26,6 +26,9 @@ EXIT_INTERRUPTED = 130
 
 _MAX_MESSAGE = 1000
 
+#: The providers a SPEC may name (models/base.py); one whose backend this build lacks is a runtime error, not usage.
+SPEC_PROVIDERS = ("local", "openai", "anthropic")
+
 
 class CLIError(Exception):
     """An error to report as one line; ``code`` is the exit status."""
@@ -156,12 +159,16 @@ def _check_dissector_args(name: str, model: str | None) -> None:
     if model is not None:
         if name != "llm":
             raise UsageError(f"--model applies to --dissector llm, not {name!r}")
-        from .models.base import parse_spec
+        from .models import base as models_base
 
         try:
-            parse_spec(model)
+            spec = models_base.parse_spec(model)
         except ValueError as exc:
             raise UsageError(f"bad --model SPEC: {exc}") from None
+        known = set(SPEC_PROVIDERS) | set(getattr(models_base, "_PROVIDERS", {}))
+        if spec.provider not in known:
+            raise UsageError(f"bad --model SPEC {model!r}: unknown provider {spec.provider!r}; "
+                             f"use one of: {', '.join(sorted(known))}")
 
 
 def _build_dissector(name: str, model: str | None):
