@@ -1,14 +1,18 @@
-"""The offline default dissector: cue phrases read in the context of the paragraph and section around them.
+"""The offline default dissector: cue phrases read in the context of the lines, headings and blocks around them.
 
-Each sentence first gets the components its own wording signals (its *cues*). Then context decides:
+Each sentence first gets the components its own wording signals (its *cues*): a persona is Role, an instruction is
+Directive, a rule about the answer's form is Output Formatting, a demonstration is Examples, and background facts and
+constraints are Additional Information. Then context decides:
 
-* a heading line ("## Output format", "Examples:", "Rules:") gives its component to the lines below it;
-* an example block ("Here are some examples:", "Example 1 - Input: …") stays Examples to its end;
-* the paragraph that carries the task input ("Now complete the question: …", a "Review: …" line, a code block under
-  an instruction) is the Directive block: its other sentences describe the task, so they are Directive too, on top of
-  what their own wording says (a role clause, a format rule, a constraint);
-* a sentence with no cue of its own takes its paragraph's component, else the component of the sentence before it,
-  else Additional Information (background).
+* a heading ("## Output format", "Rules:", "# Tools") gives its component to the lines below it;
+* a block of examples ("Here are some examples:", "Example 1: …", repeated ``Key: value`` pairs before a final
+  ``Key:`` left open) stays Examples to its end; the open query after it is the task's input (Directive);
+* a task-input header ("Article:", "Review: …", "Text: {input}", "Now complete the question: …") and the data lines
+  that follow it are Directive;
+* a long line that carries the task input (the way the PACP datasets write a prompt, one paragraph per component)
+  is the Directive block: its sentences are Directive on top of what their own words say; a long background line
+  likewise adds Additional Information to its sentences;
+* a sentence without a cue continues the input or example it follows on the same line, else it is background.
 """
 from __future__ import annotations
 
@@ -26,155 +30,200 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
-_LEAD = r"^[\s>*\-•#\d.)(]*"  # bullets, numbering and markdown emphasis before the words
+_LEAD = r"^[\s>*\-•#\d.)(]*"  # bullets, numbering and markdown before the words
 
 ROLE = _rx(
-    _LEAD + r"(?:(?:you are|you're)\s+(?!given\b|provided\b|asked\b|tasked\b|to\b|going\b|allowed\b|required\b|"
-    r"expected\b|not\b|also\b|now\b|given\b|free\b|able\b|encouraged\b|supposed\b)"
-    r"|as\s+(?:a|an|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
-    r"reference\b|default\b|fallback\b|whole\b)[\w\- ,]{0,120}?,\s*(?:you|your)\b"
-    r"|act\s+(?:as|like)\b|pretend\s+(?:to be|you are)|imagine\s+(?:you are|you're|that you are)|"
+    _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|[A-Z][a-z]+,)\s+(?!(?:list|set|copy|table|"
+    r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
+    r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
+    r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your)\b|"
+    r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are)|imagine\s+(?:you are|you're|that you are)|"
     r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
     r"you\s+will\s+(?:act|serve|be acting|play)\s+as\b|you\s+(?:act|serve|work)\s+as\b|"
-    r"(?:a|an)\s+[\w\- ,]{3,80}?\s+(?:like|such as)\s+(?:you|yourself)\b|i want you to act as\b|"
+    r"(?:an?)\s+[\w\- ,]{3,80}?\s+(?:like|such as)\s+(?:you|yourself)\b|i want you to act as\b|"
     r"you\s+(?:have|possess)\s+(?:extensive|deep|a deep|a profound|profound|years|decades|a wealth|broad|"
     r"a thorough|thorough|strong|expert|a strong)\b|you are (?:an?\s+)?(?:expert|specialist|adept|skilled|"
-    r"proficient|experienced|seasoned)\b)"
+    r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b)"
 )
 #: Praise or expertise about "you": Role inside a role paragraph, background elsewhere.
 ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge|skills?|ability|abilities|"
                 r"understanding|proficiency|specialty|speciality|mastery|strength|familiarity|competence|"
-                r"command|insight|deep knowledge|capacity)\b|you\s+(?:excel|specialize|specialise|are known|"
-                r"have a (?:keen|knack|talent|gift))\b|with\s+(?:your|years of)\b)")
+                r"command|insight|capacity)\b|you\s+(?:excel|specialize|specialise|are known)\b)")
 
-DIRECTIVE = _rx(
-    _LEAD + r"(?:(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+)?"
-    r"(?:translate|write|generate|create|check|evaluate|determine|calculate|compute|find|identify|classify|"
+_TASK_VERBS = (
+    r"translate|write|generate|create|check|evaluate|determine|calculate|compute|find|identify|classify|"
     r"categori[sz]e|label|summari[sz]e|answer|review|explain|rewrite|rephrase|paraphrase|update|implement|fix|"
     r"debug|refactor|analy[sz]e|assess|decide|extract|list|convert|tell|describe|draft|compose|design|build|"
     r"develop|solve|complete|predict|detect|rate|score|rank|compare|correct|edit|proofread|improve|optimi[sz]e|"
-    r"modify|change|revise|rework|adjust|tweak|incorporate|add|remove|delete|read|inspect|examine|verify|"
-    r"validate|judge|figure out|work out|come up with|suggest|recommend|propose|plan|outline|brainstorm|"
-    r"help|assist|guide|respond|reply|handle|process|parse|map|match|tag|annotate|select|choose|pick|count|"
-    r"measure|estimate|sort|filter|clean|normali[sz]e|format|produce|return|give|provide|output|print|show|"
-    r"make|turn|transform|prepare|simulate|play|continue|finish|tell)\b"
-    r"|(?:your|the)\s+(?:main\s+|primary\s+)?(?:task|job|assignment|mission|objective)\s+(?:is|will be)\b"
-    r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?!ensure\b|"
-    r"make sure\b|keep\b|remember\b|avoid\b|note\b|consider\b)"
-    r"|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
-    r"tasked)\b|given\s+(?:a|an|the|two|some|this|these)\b|i\s+(?:need|want|would like)\b|"
-    r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|is there\b|what\s+(?:is|are|"
-    r"would|should)\b|below is an? (?:instruction|task|question)\b|here is\s+(?:the|a|an|my)\s+(?:task|"
-    r"question|text|code|review|input|document|article|email|message|problem))"
+    r"modify|change|revise|rework|adjust|tweak|incorporate|inspect|examine|verify|validate|judge|figure out|"
+    r"work out|come up with|suggest|recommend|propose|plan|outline|brainstorm|help|assist|guide|resolve|"
+    r"handle|process|parse|annotate|select|choose|count|estimate|sort|clean|normali[sz]e|produce|prepare|"
+    r"simulate|play|continue|finish|read|route|triage|screen|flag|moderate|teach|tutor|walk|convince|persuade|"
+    r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
+    r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out"
 )
-#: The task's own input ("Now complete the question: …", "Review: …", a fenced code block).
-TASK_INPUT = _rx(r"(?:^|\s)(?:now complete the question|complete the question)\s*:|"
-                 r"^\s*(?:review|text|question|input|sentence|document|article|passage|email|message|query|"
-                 r"problem|code|tweet|post|paragraph|context|user(?: input| message| query)?|customer message|"
-                 r"ticket|data|password|string|nums|s|n)\s*[:=]|^\s*\{[\w ]+\}\s*$|```")
+DIRECTIVE = _rx(
+    _LEAD + r"(?:(?:(?:based on|from|using|with|for|in|after reading|looking at)\b[^,.]{0,80},\s*)?"
+    r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
+    r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve)\b"
+    r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+)?(?:task|job|assignment|mission|objective)\s+(?:is|will be)\b"
+    r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
+    r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
+    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+)?to\b|"
+    r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
+    r"below is an? (?:instruction|task|question)\b|"
+    r"i will (?:type|give|send|paste|provide)\b|my first (?:command|request|question|sentence)\b)"
+)
+#: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
+INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:the\s+)?(?:customer|user|student|patient|"
+                  r"client)?\s*(?:review|text|question|problem|input|sentence|document|article|passage|abstract|"
+                  r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
+                  r"clauses?|changes|diff|code|snippet|résumé|resume|cv|ticket|issue(?: title| body)?|"
+                  r"complaint|story|essay|password|string|list|nums|table|log|logs|conversation|chat|dialogue|"
+                  r"report|notes|description|statement|claim|source|target|word|term|topic|season|subject|"
+                  r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
+                  r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:\d+\s*)?)\s*[:=]")
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
+OPEN_SLOT = re.compile(r"^\s*[A-Z][\w ]{0,30}:\s*$")
+QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 
 OUTPUT = _rx(
     r"(?:^|\W)(?:output\b|outputs\b|respond\s+(?:only|with|in|using)\b|answer\s+(?:only|with|in)\b|"
-    r"(?:reply|answer|respond)\s+(?:only\s+)?with\b|return\s+(?:only|just|the result|a json|json|an? (?:list|"
-    r"array|object|number|string|integer))|returns?\s+'|(?:your|the)\s+(?:answer|response|output|reply|result|"
-    r"translation|summary|script|code|report|email|story|poem)s?\s+(?:should|must|will|shall|needs to|has to)\s+"
-    r"(?:be|contain|include|consist|start|end|follow|use|not exceed|stay)|(?:should|must)\s+be\s+(?:formatted|"
-    r"presented|written|returned|structured|provided)\s+(?:in|as|according)|formatted\b|formatting\b|format\b|"
-    r"json\b|yaml\b|xml\b|csv\b|markdown\b|bullet(?:ed)?\s*(?:points?|list)|numbered list|in a table\b|"
-    r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between)\s+\d+\s*"
-    r"(?:-\s*\d+\s*)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
-    r"\b(?:one|two|three|four|five|single)\s+(?:word|sentence|line|paragraph)s?\b(?! of)|"
+    r"(?:reply|answer|respond)\s+(?:only\s+)?with\b|return\s+(?:only|just|the result|a json|json|an?\s+(?:single\s+)?"
+    r"(?:list|array|object|number|string|integer|file|table))|returns?\s+'|"
+    r"(?:your|the)\s+(?:answer|response|output|reply|result|translation|summary|script|code|report|email|story|"
+    r"poem|letter|plan|recipe|description|message|explanation)s?\s+(?:should|must|shall|needs to|has to)\s+"
+    r"(?:be|contain|include|consist|start|end|follow|use|not exceed|stay|have)|"
+    r"(?:should|must)\s+be\s+(?:formatted|presented|written|returned|structured|provided)\s+(?:in|as|according)|"
+    r"formatted\b|formatting\b|\bformat\b|json\b|yaml\b|xml\b|csv\b|markdown\b|bullet(?:ed)?\s*(?:points?|list)?|"
+    r"numbered (?:list|steps)|in a table\b|code block|"
+    r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between|within)\s+\d+"
+    r"\s*(?:-\s*\d+\s*|and\s+\d+\s+)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
+    r"\b(?:one|two|three|four|five|single|short)\s+(?:word|sentence|line|paragraph)s?\b(?! of)|"
     r"label\s+it\b|mark\s+it\b|(?:as|with|either)\s+['\"][^'\"]{1,20}['\"]\s+or\s+['\"]|"
     r"(?:in|using)\s+(?:english|french|german|spanish|italian|chinese|japanese|plain language)\b|"
-    r"\btone\b|well-structured|pep\s*8|style guide|do not (?:include|add|explain|output)|without (?:any )?"
-    r"(?:explanation|commentary|preamble)|comments? explaining|start (?:your|the) (?:answer|response) with|"
-    r"wrap\b|enclose\b|schema\b|keys?\b.{0,20}\bvalues?\b)"
+    r"\btone\b|\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:include|add|explain|output|"
+    r"use the words)|without (?:any )?(?:explanation|commentary|preamble)|comments? explaining|"
+    r"(?:start|begin|end|sign|close)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
+    r"(?:with|off)\b|sign (?:off|the)|title\b|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|to)\b|"
+    r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
+    r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
+    r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
+    r"\bexplanations?\b|\buse null\b)"
 )
-INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|context|input|text|data)\s+"
-           r"(?:is|are|involves?|requires?|includes?|include|encompass(?:es)?|cover|covers|consists?)\b|"
-           r"(?:these|the)\s+tasks?\b|your\s+(?:task|job)\s+is\s+to\s+either\b|ensure\b|make sure\b|be sure\b|focus\b|note\b|remember\b|keep in mind\b|"
-           r"consider\b|assess if\b|determine if the answer is not only\b|always\b|never\b|avoid\b|"
-           r"background\b|context\b|for (?:context|reference|background)\b|assume\b)|"
+#: Background and constraints: conditions, prohibitions, facts about the task.
+INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|context|input|text|data|reader|"
+           r"audience|user|customer|student|project|team|company|policy|school|class)\s+(?:is|are|involves?|"
+           r"requires?|includes?|include|encompass(?:es)?|cover|covers|consists?|has|have|will|was|were|"
+           r"prohibits)\b|(?:these|the)\s+tasks?\b|your\s+(?:task|job)\s+is\s+to\s+either\b|ensure\b|"
+           r"make sure\b|be sure\b|focus\b|note\b|remember\b|keep in mind\b|consider\b|always\b|never\b|"
+           r"avoid\b|do not\b|don't\b|ignore\b|if\b|when\b|unless\b|only (?:count|use|consider|include)\b|"
+           r"stay\b|cover\b|background\b|for (?:context|reference|background)\b|assume\b|"
+           r"(?:our|my|their|his|her)\s+\w+|we\s+|i'm\s|i am\s|there (?:is|are)\b|it should\b)|"
            r",\s*ensuring\s+that\b")
 
-EXAMPLE = _rx(r"^[\s*#>\-]*(?:here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|samples?|"
-              r"demonstrations?)|(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*(?:[:\-–—(]|$)|"
-              r"for example\s*[:,]|e\.g\.\s*:|sample\s+(?:input|output|answer|response)s?\s*:|"
-              r"examples?\s+(?:of|for)\b.*:\s*$|(?:example|sample)\s*:|"
-              r"(?:input|q|question|user|customer|text|review|sentence)\s*\d*\s*:.*\b(?:output|a|answer|"
-              r"assistant|label|sentiment|category|translation)\s*\d*\s*:)")
-HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,48}:)\s*$")
+EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
+                    r"samples?|demonstrations?)|(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*"
+                    r"(?:[:\-–—(]|$)|example\s+\w+\s*:|for example\s*[:,]|sample\s+(?:input|output|answer|"
+                    r"response|reply)s?\s*:|examples?\s+(?:of|for)\b.*:\s*$)")
+HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:)\s*$")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"example|sample|demonstration|few.?shot|illustration"), E),
     (_rx(r"format|output|response|style|structure|answer|reply|tone|length|deliverable"), O),
-    (_rx(r"role|persona|identity|who you are|about you|character|you are"), R),
-    (_rx(r"task|instruction|objective|goal|what to do|steps?|request|question|job|input|mission"), D),
-    (_rx(r"context|background|information|rules?|guidelines?|constraints?|notes?|policy|policies|facts|"
-         r"knowledge|details|requirements?|data|resources?|audience|product|company|about"), A),
+    (_rx(r"\brole\b|persona|identity|who you are|about you|character|you are"), R),
+    (_rx(r"task|instruction|objective|goal|what to do|steps?|your job|mission"), D),
 )
+_KEY = re.compile(r"^[\s*>\-]*([A-Z][\w ]{0,30}?)\s*:\s*(.*)$", re.S)
 
 
 @dataclass
 class _Sent:
     index: int
     text: str
+    start: int
+    end: int
     cues: set[Component]
     weak_role: bool
-    task_input: bool
+    input_label: bool
 
 
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
-    found: set[Component] = set()
     head = text[:400]
+    found: set[Component] = set()
     if ROLE.search(head):
         found.add(R)
-    if EXAMPLE.search(head):
+    if EXAMPLE_START.search(head):
         found.add(E)
-    if DIRECTIVE.search(head) and not INFO.match(head):
+    if DIRECTIVE.search(head) or (QUESTION.search(head) and not re.match(r"^\W*(?:why|what if)\b", head, re.I)):
         found.add(D)
     if OUTPUT.search(head):
         found.add(O)
     if INFO.search(head):
         found.add(A)
-    return found
+    return _resolve(found, head)
+
+
+def _resolve(cues: set[Component], text: str) -> set[Component]:
+    """Settle competing cues within one sentence."""
+    if E in cues:
+        return {E}
+    if R in cues:
+        return {R, D} if re.match(r"^\W*i want you to act as\b", text, re.I) else {R}
+    if O in cues:
+        return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
+    if D in cues and A in cues:
+        ensuring = re.search(r",\s*ensuring\s+that\b", text, re.I)
+        constraint = INFO.match(text) and not re.match(_LEAD + r"(?:the|these)\s+tasks?\b|your\s+task", text, re.I)
+        return {D, A} if ensuring or (constraint and re.match(r"^\W*(?:your task|these tasks|the tasks)", text, re.I)) \
+            else ({A} if constraint else {D})
+    return cues
+
+
+#: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
+_TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
+                  r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
+                  r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
+                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
+                  r"\b(?:and|then)\s+(?:return|label|mark|classify|output)")
 
 
 def _heading_component(text: str) -> Component | None:
-    if not HEADING.match(text):
+    """The component a heading line announces, A for other headings, None if not a heading."""
+    if not HEADING.match(text) or INPUT_LABEL.match(text):
         return None
     for pattern, comp in HEADING_TOPICS:
         if pattern.search(text):
             return comp
-    return None
+    return A
 
 
-def _paragraphs(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[int]]:
-    """Group sentence indices into paragraphs: sentences on one line, or a block of lines without a blank one."""
-    groups: list[list[int]] = []
-    for i, s in enumerate(sentences):
-        if i and "\n" not in prompt[sentences[i - 1].end:s.start]:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-    return groups
+def _key(text: str) -> tuple[str, str] | None:
+    m = _KEY.match(text)
+    return (m.group(1).strip().lower(), m.group(2).strip()) if m else None
 
 
-def _own(s: _Sent) -> set[Component]:
-    """A sentence's labels from its own words, with role wins over the incidental cues inside a role clause."""
-    cues = set(s.cues)
-    if R in cues:
-        cues -= {A, O, E}
-        if not re.search(r",\s*(?:you\s+(?:must|need|should|will)|tasked|responsible|determining|checking|"
-                         r"verifying|evaluating|assessing|deciding)\b", s.text[:300], re.I):
-            cues.discard(D)
-    if E in cues:
-        return {E}
-    if D in cues and A in cues and not re.search(r",\s*ensuring\s+that\b", s.text[:400], re.I):
-        cues.discard(A)
-    if O in cues and D in cues and re.match(r"^\W*(?:output|(?:answer|respond|reply|return|output)\s+only|only\s+(?:answer|respond|reply|return|output))\b", s.text, re.I):
-        return {O}
-    return cues
+def _few_shot_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
+    """(demonstration lines, query lines): ``Key: value`` pairs before a final open query with the same keys."""
+    keyed = [(i, _key(line[0].text)) for i, line in enumerate(lines)]
+    demos: set[int] = set()
+    for end in range(len(keyed) - 1, -1, -1):
+        i, kv = keyed[end]
+        if kv is None or kv[1] and not PLACEHOLDER.search(kv[1]):
+            continue
+        query_keys = {kv[0]}
+        start = end
+        while start > 0 and keyed[start - 1][1] is not None and keyed[start - 1][1][0] not in query_keys:
+            start -= 1
+            query_keys.add(keyed[start][1][0])
+        j = start - 1
+        while j >= 0 and keyed[j][1] is not None and keyed[j][1][0] in query_keys and keyed[j][1][1]:
+            demos.add(keyed[j][0])
+            j -= 1
+        if len(demos) >= 2:
+            return demos, set(range(start, end + 1))
+        break
+    return set(), set()
 
 
 @register("rules")
@@ -182,57 +231,108 @@ class RulesDissector(Dissector):
     """Cue- and context-aware rules; no model, no network."""
 
     def _label(self, prompt: str, sentences: tuple[Sentence, ...]) -> Dissection:
-        infos = [_Sent(i, s.text, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])),
-                       bool(TASK_INPUT.search(s.text))) for i, s in enumerate(sentences)]
+        lines = _lines(prompt, sentences)
+        blank_before = {line[0].index: i > 0 and prompt.count("\n", lines[i - 1][-1].end, line[0].start) > 1
+                        for i, line in enumerate(lines)}
+        demos, queries = _few_shot_lines(lines)
         labels: dict[int, set[Component]] = {}
         section: Component | None = None
-        in_examples = False
-        previous: set[Component] = set()
-        for para in _paragraphs(prompt, sentences):
-            members = [infos[i] for i in para]
-            first = members[0]
-            heading = _heading_component(first.text) if len(members) == 1 else None
+        section_is_markdown = False
+        mode: Component | None = None  # E inside an example block, D inside a task-input block
+        for li, line in enumerate(lines):
+            first = line[0]
+            if blank_before[first.index]:
+                mode = None if mode is D else mode
+                section = None if section is not None and not first.text.lstrip().startswith("#") and \
+                    not section_is_markdown else section
+            heading = _heading_component(first.text) if len(line) == 1 and not first.input_label else None
             if heading is not None:
-                section, in_examples = heading, heading is E
-                labels[first.index] = {heading} | (_own(first) & {D} if heading is D else set())
-                previous = labels[first.index]
+                section, mode = heading, (E if heading is E else None)
+                section_is_markdown = first.text.lstrip().startswith(("#", "**"))
+                labels[first.index] = {heading}
                 continue
-            if E in first.cues and R not in first.cues:
-                in_examples = True
-            elif in_examples and (first.cues - {E, D}) and not section is E:
-                in_examples = False
-            if in_examples:
-                for m in members:
+            if li in queries:
+                mode = D
+            elif li in demos or (E in first.cues and R not in first.cues):
+                mode = E
+            elif mode is E and self._ends_examples(first, line, li, lines, blank_before):
+                mode = None
+            if mode is E:
+                for m in line:
                     labels[m.index] = {E}
-                previous = {E}
                 continue
-            para_comp = self._paragraph_component(members, section)
-            for m in members:
-                own = _own(m)
-                if m.weak_role and not own:
-                    own = {R} if para_comp is R else {A}
-                if para_comp is not None:
-                    got = {para_comp} | own
-                    if para_comp is R:
-                        got -= {D} if D not in _own(m) or R not in own else set()
-                else:
-                    got = own or (previous & {R, D, A, O}) or {A}
-                labels[m.index] = got
-                previous = got
+            if first.input_label and not first.text.startswith("```"):
+                mode = D
+            elif mode is D and (first.cues - {D}) and not PLACEHOLDER.search(first.text):
+                mode = None
+            self._label_line(line, section, mode, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
-    def _paragraph_component(members: list[_Sent], section: Component | None) -> Component | None:
-        """The component a whole paragraph belongs to, if it has one."""
-        if section is not None and section is not E:
+    def _ends_examples(first: _Sent, line: list[_Sent], li: int, lines: list[list[_Sent]],
+                       blank_before: dict[int, bool]) -> bool:
+        """Whether ``line`` leaves an example block: a new instruction, the open query, or a new section."""
+        if PLACEHOLDER.search(first.text) or (first.input_label and li == len(lines) - 1):
+            return True
+        if re.match(r"^\W*now\b", first.text, re.I):
+            return True
+        return blank_before[first.index] and bool(first.cues - {E})
+
+    @staticmethod
+    def _label_line(line: list[_Sent], section: Component | None, mode: Component | None,
+                    labels: dict[int, set[Component]]) -> None:
+        own = [set(m.cues) for m in line]
+        for o, m in zip(own, line):
+            if m.input_label and not (section is not None and m.text.startswith("```")):
+                o.clear()
+                o.add(D)
+        block = D if mode is D and not any(o & {R, E, O} for o in own) else _line_component(line, own, section)
+        previous: set[Component] = set()
+        after_input = False
+        for o, m in zip(own, line):
+            if after_input and not o & {R, E, O}:
+                o = {D}  # the rest of the task's input
+            after_input = after_input or m.input_label
+            if m.weak_role and not o:
+                o = {R} if block is R else {A}
+            if block is not None:
+                got = {block} | o
+            elif mode is D and not (o - {D}):
+                got = {D}
+            elif not o and E in previous:
+                got = {E}
+            else:
+                got = o or {A}
+            labels[m.index] = got
+            previous = got
+
+
+def _line_component(line: list[_Sent], own: list[set[Component]], section: Component | None) -> Component | None:
+    """The component a whole line (paragraph) belongs to, if it has one."""
+    if section is not None and section is not E:
+        if not any(o - {section, A} for o in own):
             return section
-        own = [_own(m) for m in members]
-        if R in own[0] and all(not (o - {R, A}) or m.weak_role for o, m in zip(own[1:], members[1:])):
-            return R
-        directives = sum(D in o for o in own)
-        if directives and len(members) >= 2 and (any(m.task_input for m in members) or
-                                                 (len(members) >= 3 and directives >= 2)):
-            return D
-        if len(members) >= 2 and not own[0] & {R, D, E} and sum(bool(o & {R, D, E}) for o in own) <= 1:
-            return A
-        return None
+    if R in own[0] and all(not (o - {R, A}) or m.weak_role for o, m in zip(own[1:], line[1:])):
+        return R if len(line) > 1 else None
+    directives = sum(D in o for o in own)
+    if directives and len(line) >= 4 and any(m.input_label or re.search(r"now complete the question", m.text, re.I)
+                                             for m in line):
+        return D
+    if len(line) >= 2 and not own[0] & {R, D, E} and sum(bool(o & {R, D, E}) for o in own) <= 1:
+        return A
+    return None
+
+
+def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
+    """Sentences grouped by line, with their cue features."""
+    lines: list[list[_Sent]] = []
+    for i, s in enumerate(sentences):
+        last = i == len(sentences) - 1
+        is_input = bool(INPUT_LABEL.match(s.text) or PLACEHOLDER.fullmatch(s.text.strip()) or s.text.startswith("```")
+                        or (last and OPEN_SLOT.match(s.text)))
+        info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input)
+        if i and "\n" not in prompt[sentences[i - 1].end:s.start]:
+            lines[-1].append(info)
+        else:
+            lines.append([info])
+    return lines
