@@ -36,7 +36,7 @@ def validate_prompt(prompt: object) -> str:
 
 
 ABBREVIATIONS = frozenset(
-    """e.g i.e etc vs cf al approx dr mr mrs ms prof sr jr st no nos fig figs eq eqs inc ltd co corp dept est
+    """e.g i.e vs cf al approx dr mr mrs ms prof sr jr st no nos fig figs eq eqs inc ltd co corp dept est
     jan feb mar apr jun jul aug sep sept oct nov dec a.m p.m u.s u.k ph.d resp viz ca""".split()
 )
 
@@ -72,6 +72,12 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     return len(word) == 1 and word.isupper()
 
 
+def _is_list_marker(text: str, dot: int) -> bool:
+    """True if the '.' at ``dot`` closes a list number at the start of a line ("1. Read the ticket.")."""
+    line_start = text.rfind("\n", 0, dot) + 1
+    return re.fullmatch(r"\s*(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})", text[line_start:dot]) is not None
+
+
 def boundaries(text: str) -> list[int]:
     """Cut positions (sorted, unique) between sentences of ``text``."""
     mask = _protected_mask(text)
@@ -92,7 +98,7 @@ def boundaries(text: str) -> list[int]:
             following = text[end:].lstrip(" \t")[:1]
             if following.islower() or following in {",", ";", ":"}:
                 continue
-        if text[first] == "." and m.group() == "." and _is_abbreviation(text, first):
+        if text[first] == "." and m.group() == "." and (_is_abbreviation(text, first) or _is_list_marker(text, first)):
             continue
         cuts.add(end)
     return sorted(c for c in cuts if 0 < c < len(text))

@@ -84,6 +84,8 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:the\s+)?(?:c
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
                   r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:\d+\s*)?)\s*[:=]")
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
+#: Inside a long line: the task's input or the announcement of the task.
+TASK_IN_LINE = _rx(r"now complete the question\s*:|```|below is an instruction that describes a task")
 OPEN_SLOT = re.compile(r"^\s*[A-Z][\w ]{0,30}:\s*$")
 QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 
@@ -173,10 +175,9 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     if O in cues:
         return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
     if D in cues and A in cues:
-        ensuring = re.search(r",\s*ensuring\s+that\b", text, re.I)
-        constraint = INFO.match(text) and not re.match(_LEAD + r"(?:the|these)\s+tasks?\b|your\s+task", text, re.I)
-        return {D, A} if ensuring or (constraint and re.match(r"^\W*(?:your task|these tasks|the tasks)", text, re.I)) \
-            else ({A} if constraint else {D})
+        if re.search(r",\s*ensuring\s+that\b", text, re.I):
+            return {D, A}  # the task, with a constraint on it
+        return {A} if INFO.match(text) else {D}
     return cues
 
 
@@ -315,8 +316,8 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
     if R in own[0] and all(not (o - {R, A}) or m.weak_role for o, m in zip(own[1:], line[1:])):
         return R if len(line) > 1 else None
     directives = sum(D in o for o in own)
-    if directives and len(line) >= 4 and any(m.input_label or re.search(r"now complete the question", m.text, re.I)
-                                             for m in line):
+    carries_input = any(m.input_label or TASK_IN_LINE.search(m.text) for m in line)
+    if directives and len(line) >= 3 and (carries_input or directives >= 2):
         return D
     if len(line) >= 2 and not own[0] & {R, D, E} and sum(bool(o & {R, D, E}) for o in own) <= 1:
         return A
