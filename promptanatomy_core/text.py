@@ -46,7 +46,7 @@ _PROTECTED = re.compile(
     r"|\b(?:https?|ftp)://[^\s<>\"'`]+[^\s<>\"'`.,;:!?)\]]"  # URL (without trailing punctuation)
     r"|\bwww\.[^\s<>\"'`]+[^\s<>\"'`.,;:!?)\]]"
     r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # e-mail address
-    r"|(?<![\w/.])(?:[\w-]+/)*[\w-]+(?:\.[A-Za-z0-9]{1,6})+(?![\w])(?=\S)",  # file name / dotted name before text
+    r"|(?<![\w/.])(?:[\w-]+/)*[\w-]+(?:\.[a-z0-9][A-Za-z0-9]{0,5})+(?![\w])(?=\S)",  # file name / dotted name
     re.S,
 )
 _EXAMPLE = re.compile(r"\bInput\s*:(?:(?!\n).)*?\bOutput\s*:[^\n]*?(?=[.?!][\"')\]]*(?:\s|$|[A-Z][a-z])|\n|$)", re.S)

@@ -1,0 +1,58 @@
+"""Dissection accuracy per dissector: the four PACP datasets and two hand-labelled sets of other prompts.
+
+Sentence-level accuracy counts sentences whose label set equals the gold one; prompt-level accuracy (the paper's)
+counts prompts whose every sentence does. Gold comes from the XML tags; each dissector labels the gold sentences.
+
+    python bench/dissect_accuracy.py                       # rules on everything
+    python bench/dissect_accuracy.py --dissector llm --model local --limit 20
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from promptanatomy_core.accuracy import Accuracy, evaluate, load_gold_jsonl
+from promptanatomy_core.datasets import find_pacp, load_pacp
+from promptanatomy_core.dissect import get_dissector
+
+HERE = Path(__file__).resolve().parent
+GOLD_SETS = {"custom (42 prompts, written for this project)": HERE / "data/custom_prompts.jsonl",
+             "held-out (written blind, never tuned on)": HERE / "data/holdout_prompts.jsonl"}
+
+
+def _row(name: str, acc: Accuracy, seconds: float) -> str:
+    return (f"{name:48s} {acc.prompts:6d} {acc.prompt_level:8.1%} {acc.sentences:7d} {acc.sentence_level:8.1%} "
+            f"{seconds * 1000 / max(acc.prompts, 1):8.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dissector", default="rules")
+    ap.add_argument("--model", default=None, help="model SPEC for the llm dissector")
+    ap.add_argument("--limit", type=int, default=None, help="records per dataset (default: all)")
+    ap.add_argument("--errors", type=int, default=0, help="show the N most common confusions per set")
+    args = ap.parse_args(argv)
+    options = {"model": args.model} if args.model else {}
+    dissector = get_dissector(args.dissector, **options)
+    sets = {name: [r.gold() for r in load_pacp(path)][: args.limit] for name, path in find_pacp().items()}
+    for name, path in GOLD_SETS.items():
+        if path.exists():
+            sets[name] = [g for _, g in load_gold_jsonl(path)][: args.limit]
+    if not sets:
+        print("no datasets found (set PROMPTANATOMY_DATA_DIR)", file=sys.stderr)
+        return 2
+    print(f"dissector: {args.dissector}{' ' + args.model if args.model else ''}")
+    print(f"{'set':48s} {'prompts':>6s} {'prompt%':>8s} {'sents':>7s} {'sent%':>8s} {'ms/prompt':>8s}")
+    for name, gold in sets.items():
+        start = time.perf_counter()
+        acc = evaluate(dissector, gold)
+        print(_row(name, acc, time.perf_counter() - start))
+        for (g, p), n in acc.confusions.most_common(args.errors):
+            print(f"      gold {g:4s} predicted {p:4s} x{n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""Rules dissector speed on a 2,000-word prompt built from PACP records (the goal: under 20 ms).
+
+Prints the median of repeated runs beside the time of the sentence splitter alone, measured in the same run.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+
+from promptanatomy_core.datasets import find_pacp, load_pacp
+from promptanatomy_core.dissect import get_dissector
+from promptanatomy_core.text import split_sentences
+
+
+def _median_ms(fn, repeats: int = 30) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    prompts = [r.prompt for path in find_pacp().values() for r in load_pacp(path)[:10]]
+    words = "\n".join(prompts).split(" ")
+    prompt = " ".join(words[:2000])
+    rules = get_dissector("rules")
+    split_ms = _median_ms(lambda: split_sentences(prompt))
+    rules_ms = _median_ms(lambda: rules.dissect(prompt))
+    print(f"prompt: {len(prompt.split())} words, {len(split_sentences(prompt))} sentences")
+    print(f"split only: {split_ms:.2f} ms   rules dissector: {rules_ms:.2f} ms   ratio {rules_ms / split_ms:.1f}x   "
+          f"goal < 20 ms: {'met' if rules_ms < 20 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

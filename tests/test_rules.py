@@ -1,0 +1,103 @@
+"""The offline rules dissector: behaviour on typical prompts, and accuracy floors on the gold sets."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pacp import DATASETS, gold
+from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
+from promptanatomy_core.dissect import get_dissector
+from promptanatomy_core.text import PromptError
+from promptanatomy_core.types import Component
+
+BENCH_DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
+RULES = get_dissector("rules")
+
+
+def codes(prompt: str) -> list[tuple[str, str]]:
+    return [(s.text, label_code(s.labels)) for s in RULES.dissect(prompt).sentences]
+
+
+def test_a_system_prompt_with_sections() -> None:
+    prompt = ("You are Max, a support assistant for Contoso.\n\n## Rules\n- Never share internal ticket ids.\n"
+              "- Refunds over $50 need a human.\n\n## Output format\n- Answer in at most 80 words.\n- Use plain "
+              "language.\n\nCustomer message: {message}")
+    assert codes(prompt) == [
+        ("You are Max, a support assistant for Contoso.", "R"),
+        ("## Rules", "A"), ("- Never share internal ticket ids.", "A"), ("- Refunds over $50 need a human.", "A"),
+        ("## Output format", "O"), ("- Answer in at most 80 words.", "O"), ("- Use plain language.", "O"),
+        ("Customer message: {message}", "D")]
+
+
+def test_few_shot_block_then_open_query() -> None:
+    prompt = ("Classify the sentiment of the review.\nAnswer with one word only.\nHere are some examples:\n"
+              "Review: Loved it. Sentiment: positive\nReview: Awful. Sentiment: negative\n"
+              "Review: {review}\nSentiment:")
+    got = dict(codes(prompt))
+    assert got["Classify the sentiment of the review."] == "D"
+    assert got["Answer with one word only."] == "O"
+    assert got["Here are some examples:"] == got["Review: Loved it."] == got["Sentiment: negative"] == "E"
+    assert got["Review: {review}"] == got["Sentiment:"] == "D"
+
+
+def test_role_phrasings() -> None:
+    for text in ("You are an expert tax accountant.", "As a senior editor, you care about clarity.",
+                 "Act as a Linux terminal.", "Imagine you are a tour guide in Rome.",
+                 "A seasoned developer like you knows the trade-offs."):
+        assert RULES.dissect(text).sentences[0].labels == {Component.ROLE}, text
+
+
+def test_task_input_after_a_header_is_directive() -> None:
+    prompt = "Summarise the article in three bullet points.\nArticle:\nThe council voted. Work starts in May."
+    assert codes(prompt) == [("Summarise the article in three bullet points.", "DO"), ("Article:", "D"),
+                             ("The council voted.", "D"), ("Work starts in May.", "D")]
+
+
+def test_dataset_style_directive_paragraph() -> None:
+    """A long line carrying the task input is the Directive block; its sentences keep their own labels too."""
+    prompt = ("You are a response validator, tasked with checking answers.\nAs a consistency checker, you must ensure "
+              "the answer matches. Check if the answer is correct. Output 'yes' if it does and 'no' otherwise. The "
+              "goal is to check relevance. Now complete the question: Question: Is it?Answer: It is.\nHere are some "
+              "examples: Input: Question: A? Answer: B. Output: yes.")
+    assert [c for _, c in codes(prompt)] == ["R", "DR", "D", "DO", "AD", "D", "D", "E"]
+
+
+def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
+    prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
+    d = RULES.dissect(prompt)
+    assert all(s.labels for s in d.sentences)
+    assert all(prompt[s.start:s.end] == s.text for s in d.sentences)
+    assert set(d.sources) == {"rules"}
+
+
+def test_bad_prompts_raise_prompt_error() -> None:
+    for bad in ("", "   ", "a\x00b", "x" * 200_000):
+        with pytest.raises(PromptError):
+            RULES.dissect(bad)
+
+
+def test_evaluate_counts_by_hand() -> None:
+    g = gold("Leetcode")[:2]
+    acc = evaluate(RULES, g)
+    assert acc.prompts == 2 and acc.sentences == sum(len(x.sentences) for x in g)
+    assert acc.prompt_level == acc.prompts_correct / 2
+
+
+# Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
+# below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
+# sentences (see the README's accuracy section), which caps any dissector there.
+FLOORS = {"PubMedQA": (0.55, 0.95), "EMEA": (0.99, 0.99), "Leetcode": (0.99, 0.99), "CodeGeneration": (0.15, 0.78)}
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_accuracy_floor_on_pacp(name: str) -> None:
+    acc = evaluate(RULES, gold(name))
+    prompt_floor, sentence_floor = FLOORS[name]
+    assert acc.prompt_level >= prompt_floor and acc.sentence_level >= sentence_floor, (
+        acc.prompt_level, acc.sentence_level, acc.confusions.most_common(5))
+
+
+def test_accuracy_floor_on_custom_prompts() -> None:
+    acc = evaluate(RULES, [g for _, g in load_gold_jsonl(BENCH_DATA / "custom_prompts.jsonl")])
+    assert acc.prompt_level >= 0.75 and acc.sentence_level >= 0.93, acc.confusions.most_common(5)
