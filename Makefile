@@ -70,4 +70,4 @@ test-fast: install test-deps
 	$(PY) -m pytest -m "not slow" -p no:cacheprovider $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) *.egg-info
