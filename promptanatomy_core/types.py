@@ -112,3 +112,38 @@ class Dissection:
         """Build a dissection from split sentences and a label set per sentence index."""
         sents = tuple(s.with_labels(labels.get(i, ())) for i, s in enumerate(sentences))
         return cls(prompt=prompt, sentences=sents, sources=(source,) * len(sents))
+
+
+#: The control group's component name: edits placed without regard to the components.
+CONTROL = "CRT"
+#: The component name of whole-prompt baselines (applied without dissection).
+WHOLE_PROMPT = "whole prompt"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``original[start:end]`` with ``replacement`` (offsets into the clean prompt)."""
+
+    start: int
+    end: int
+    replacement: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One perturbed prompt: ``text`` is exactly what a model receives (no tags; only the edited spans differ)."""
+
+    strategy: str  # SCI, SYR, WOD, SER, COD or a baseline's name
+    component: str  # a Component value, CONTROL or WHOLE_PROMPT
+    seed: int
+    text: str
+    edits: tuple[Edit, ...] = ()
+    note: str = ""  # e.g. "offline WordNet rewrite (no paraphrase model)"
+    ppl: float | None = None
+    ppl_ratio: float | None = None
+    kept: bool | None = None  # None until the perplexity filter has run
+
+    def to_json(self) -> dict:
+        return {"strategy": self.strategy, "component": self.component, "seed": self.seed, "text": self.text,
+                "ppl": self.ppl, "ppl_ratio": self.ppl_ratio, "kept": self.kept, "note": self.note,
+                "edits": [[e.start, e.end, e.replacement] for e in self.edits]}
