@@ -1,0 +1,143 @@
+"""Widgets shared by the pages: the settings sidebar, the highlighted prompt, the summary, the label editor."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from promptanatomy_core.settings import cache_dir
+from promptanatomy_core.tagged import render_tagged
+from promptanatomy_core.types import COMPONENTS, Component, Dissection
+
+from . import engine, state
+from .highlight import STYLES, highlight_html, legend_html
+from .summary import component_summary, unlabelled_count
+
+
+def inject_css() -> None:
+    """Load assets/components.css into the page (call once per run, from app.py)."""
+    st.html(f"<style>{engine.css()}</style>")
+
+
+def is_dark() -> bool:
+    try:
+        return st.context.theme.type == "dark"
+    except Exception:  # noqa: BLE001 - no browser context (tests): light
+        return False
+
+
+def settings_sidebar() -> None:
+    """Dissector, model SPEC and where caches and datasets live."""
+    with st.sidebar:
+        st.header("Settings")
+        names = engine.available_dissectors()
+        if not names:
+            st.error("No dissector is installed (promptanatomy_core.dissect registered none).")
+            return
+        if st.session_state.get(state.SETTING_DISSECTOR) not in names:
+            st.session_state[state.SETTING_DISSECTOR] = (
+                state.DEFAULT_DISSECTOR if state.DEFAULT_DISSECTOR in names else names[0])
+        st.selectbox("Dissector", names, key=state.SETTING_DISSECTOR,
+                     help="rules: fast, offline cue rules. llm: asks a model about each sentence "
+                          "(slow on CPU: tens of seconds).")
+        uses_model = st.session_state[state.SETTING_DISSECTOR] in engine.MODEL_DISSECTORS
+        st.session_state.setdefault(state.SETTING_MODEL, state.DEFAULT_MODEL)
+        st.text_input("Model SPEC (llm dissector)", key=state.SETTING_MODEL, disabled=not uses_model,
+                      help="`local` (the embedded model), `local:<hf id or path>`, `openai:<model>`, "
+                           "`openai:<model>@<base_url>`, `anthropic:<model>`")
+        st.session_state.setdefault(state.SETTING_TIMEOUT, state.DEFAULT_TIMEOUT_S)
+        st.number_input("Model time-out (seconds)", min_value=5, max_value=3600, step=30, key=state.SETTING_TIMEOUT,
+                        disabled=not uses_model,
+                        help="How long to wait for the model's answers; sentences still unanswered then take the "
+                             "rules dissector's labels.")
+        st.caption(f"Cache folder: `{cache_dir()}`")
+        st.caption(f"Datasets folder: `{engine.dataset_dir()}`")
+
+
+def error_message(exc: BaseException) -> str:
+    """A specific, one-paragraph message for the user (never a traceback)."""
+    from promptanatomy_core.models.base import BackendError
+    from promptanatomy_core.text import PromptError
+
+    if isinstance(exc, PromptError):
+        return f"Cannot dissect this prompt: {exc}"
+    if isinstance(exc, BackendError):
+        return f"The model failed: {exc}"
+    if isinstance(exc, TimeoutError):
+        return f"The model timed out: {exc or 'no answer in time'}"
+    if isinstance(exc, ValueError):
+        return f"Invalid setting: {exc}"
+    return f"Dissection failed ({type(exc).__name__}): {exc}"
+
+
+def model_problems(result: engine.DissectResult) -> None:
+    """Say which sentences the model could not label (they took the fallback dissector's labels)."""
+    if not result.problems:
+        return
+    n, total = len(result.problems), len(result.dissection.sentences)
+    shown = "; ".join(result.problems[:3]) + (f"; and {n - 3} more" if n > 3 else "")
+    text = (f"The model could not label {n} of {total} sentence(s); they took the rules dissector's labels "
+            f"(source shown as a fallback). {shown}")
+    (st.error if n == total else st.warning)(text)
+
+
+def legend() -> None:
+    st.html(legend_html(dark=is_dark()))
+
+
+def highlighted(dissection: Dissection) -> None:
+    st.html(highlight_html(dissection, dark=is_dark()))
+
+
+def summary_table(dissection: Dissection) -> None:
+    rows = [{"Component": f"{STYLES[s.component].badge} · {s.component.value}", "Sentences": s.sentences,
+             "Words": s.words, "Share": round(100 * s.share, 1)}
+            for s in component_summary(dissection)]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config={
+        "Component": st.column_config.TextColumn("Component", width=190),
+        **{name: st.column_config.NumberColumn(name, width=85) for name in ("Sentences", "Words")},
+        "Share": st.column_config.ProgressColumn("Share of prompt", help="% of the prompt's sentence characters",
+                                                 format="%.1f%%", min_value=0, max_value=100)})
+    unlabelled = unlabelled_count(dissection)
+    note = f" {unlabelled} sentence(s) have no label." if unlabelled else ""
+    st.caption(f"{len(dissection.sentences)} sentences. A sentence with several labels counts for each.{note}")
+
+
+SHORT_NAMES = {Component.ROLE: "Role", Component.DIRECTIVE: "Directive",
+               Component.ADDITIONAL_INFORMATION: "Add. info", Component.OUTPUT_FORMATTING: "Format",
+               Component.EXAMPLES: "Examples"}
+
+
+def label_editor(base: Dissection, key: str) -> Dissection:
+    """A table of sentences with one checkbox per component; returns ``base`` with the edited rows relabelled
+    (source ``manual``). Rows set back to their original labels keep their original source."""
+    sources = base.source_list
+    frame = pd.DataFrame({
+        "#": range(1, len(base.sentences) + 1),
+        "Sentence": [s.text for s in base.sentences],
+        **{c.value: [c in s.labels for s in base.sentences] for c in COMPONENTS},
+        "Source": list(sources),
+    })
+    config = {c.value: st.column_config.CheckboxColumn(f"{STYLES[c].badge} {SHORT_NAMES[c]}", help=c.value, width=100)
+              for c in COMPONENTS}
+    config["#"] = st.column_config.NumberColumn("#", width=45)
+    config["Sentence"] = st.column_config.TextColumn("Sentence", help="Hover a cell for the whole sentence")
+    config["Source"] = st.column_config.TextColumn("Source", width=90)
+    edited = st.data_editor(frame, key=key, hide_index=True, num_rows="fixed", width="stretch",
+                            height=min(36 * (len(frame) + 1) + 3, 560),
+                            disabled=["#", "Sentence", "Source"], column_config=config)
+    result = base
+    for i, s in enumerate(base.sentences):
+        labels = frozenset(c for c in COMPONENTS if bool(edited.iloc[i][c.value]))
+        if labels != s.labels:
+            result = result.relabel(i, labels, source="manual")
+    return result
+
+
+def downloads(dissection: Dissection, dissector: str) -> None:
+    as_json = json.dumps(dissection.to_json(dissector), indent=2, ensure_ascii=False)
+    st.download_button("Download JSON", as_json, file_name="dissection.json", mime="application/json",
+                       key="download.json", width="stretch")
+    st.download_button("Download tagged text", render_tagged(dissection), file_name="dissection.tagged.txt",
+                       mime="text/plain", key="download.tagged", width="stretch")
