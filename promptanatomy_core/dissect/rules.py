@@ -32,11 +32,13 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 _LEAD = r"^[\s>*\-•#\d.)(]*"  # bullets, numbering and markdown before the words
 
+_TASK_VERBS_EARLY = r"draft|write|create|review|explain|answer|help|design|plan|evaluate|assess|translate|summari[sz]e"
 ROLE = _rx(
     _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|[A-Z][a-z]+,)\s+(?!(?:list|set|copy|table|"
     r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
     r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
-    r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your)\b|"
+    r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your|"
+    r"(?:please\s+)?(?:" + _TASK_VERBS_EARLY + r"))\b|"
     r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are)|imagine\s+(?:you are|you're|that you are)|"
     r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
     r"you\s+will\s+(?:act|serve|be acting|play)\s+as\b|you\s+(?:act|serve|work)\s+as\b|"
@@ -60,13 +62,15 @@ _TASK_VERBS = (
     r"handle|process|parse|annotate|select|choose|count|estimate|sort|clean|normali[sz]e|produce|prepare|"
     r"simulate|play|continue|finish|read|route|triage|screen|flag|moderate|teach|tutor|walk|convince|persuade|"
     r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
-    r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out"
+    r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
+    r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask"
 )
 DIRECTIVE = _rx(
     _LEAD + r"(?:(?:(?:based on|from|using|with|for|in|after reading|looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
     r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve)\b"
-    r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+)?(?:task|job|assignment|mission|objective)\s+(?:is|will be)\b"
+    r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal)\s+"
+    r"(?:is|will be)\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
     r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+)?to\b|"
@@ -74,6 +78,54 @@ DIRECTIVE = _rx(
     r"below is an? (?:instruction|task|question)\b|"
     r"i will (?:type|give|send|paste|provide)\b|my first (?:command|request|question|sentence)\b)"
 )
+#: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
+_IMPERATIVE_VERBS = frozenset("""
+accept account act adapt address advise aggregate align allocate alert analyse analyze annotate announce answer apply
+approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break
+brief build bundle calculate call cancel capture categorise categorize check choose cite clarify classify clean clear
+close cluster collect combine comment compare compile complete compose compress compute condense confirm connect
+consider consolidate construct contact continue contrast convert convince copy correct count cover craft create critique
+crop cross cut debug decide declare decline decode decompose deduplicate define delete deliver derive describe design
+detect determine develop diagnose dig discuss dispatch display distinguish distribute document double-check draft draw
+drop edit elaborate eliminate email emphasise emphasize enable encode encourage end enforce engage enhance enrich
+ensure enter enumerate escalate estimate evaluate examine exclude execute expand explain explore export express extend
+extract fetch figure file fill filter finalise finalize find finish fix flag flatten focus follow forecast format
+forward frame gather generate give grade greet group guess guide handle help highlight identify ignore illustrate
+implement import improve include incorporate index infer inform insert inspect interpret introduce investigate invite
+itemise itemize join judge justify keep label leave link list locate log look make map mark mask match measure mention
+merge migrate minimise minimize mirror model moderate modify monitor name narrate negotiate normalise normalize note
+notify number observe obtain offer omit open optimise optimize order organise organize outline output paraphrase parse
+perform pick place plan play point polish populate port predict prefer prepare present preserve prevent prioritise
+prioritize process produce program proofread propose protect prove provide publish pull put quantify query question
+quote rank rate read reason recap recommend reconcile record redact redirect reduce refactor refer reference refine
+reformat reformulate refuse reject relate remind remove rename render reorder rephrase replace reply report represent
+request research reshape resolve respond restate restructure retrieve return reuse reveal review revise rewrite rewrite
+rhyme rotate round route run sanitise sanitize save scan schedule score screen search select send separate sequence set
+share shorten show sign simplify simulate sketch skip solve sort specify spell split standardise standardize start
+state stay stop store stress structure study submit suggest summarise summarize supply support swap synthesise
+synthesize tabulate tag tailor take talk teach tell test think tighten track train transcribe transform translate treat
+triage trim troubleshoot try turn tweak type underline understand unify update upgrade use validate verify visualise
+visualize walk warn weigh weight word work wrap write
+""".split())
+_IMPERATIVE_NEXT = re.compile(r"^(?:the|a|an|this|that|these|those|each|every|all|any|some|your|my|our|their|its|it|"
+                              r"them|me|us|him|her|one|two|three|four|five|six|seven|eight|nine|ten|\d+|up|out|down|"
+                              r"through|in|on|at|to|for|with|by|from|about|only|just|no|not|clearly|briefly|carefully|"
+                              r"concisely|step|whether|if|how|what|why|when|where|which|who|between|back|over|again|"
+                              r"it's|yourself|exactly|both|either|each)\b", re.I)
+
+
+def is_imperative(text: str) -> bool:
+    """True if ``text`` opens with a verb in the imperative ("Narrate the next scene", "Leave a key empty")."""
+    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?:please|kindly|now|then|also|first|finally|next|always|never|do not|don't)"
+                 r",?\s+)?([A-Za-z][a-z\-]+)(?:[ ,:]+(.*))?$", text, re.S)
+    if not m or m.group(1).lower() not in _IMPERATIVE_VERBS:
+        return False
+    rest = (m.group(2) or "").strip()
+    return not rest or bool(_IMPERATIVE_NEXT.match(rest)) or rest[:1] in "\"'“‘`{[(" or m.group(1).lower() in {
+        "summarise", "summarize", "translate", "classify", "explain", "describe", "write", "list", "draft", "narrate",
+        "rewrite", "extract", "generate", "compute", "calculate", "refactor", "redact", "identify", "compare"}
+
+
 #: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
 INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:the\s+)?(?:customer|user|student|patient|"
                   r"client)?\s*(?:review|text|question|problem|input|sentence|document|article|passage|abstract|"
@@ -99,8 +151,8 @@ OUTPUT = _rx(
     r"(?:should|must)\s+be\s+(?:formatted|presented|written|returned|structured|provided)\s+(?:in|as|according)|"
     r"formatted\b|formatting\b|\bformat\b|json\b|yaml\b|xml\b|csv\b|markdown\b|bullet(?:ed)?\s*(?:points?|list)?|"
     r"numbered (?:list|steps)|in a table\b|code block|"
-    r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between|within)\s+\d+"
-    r"\s*(?:-\s*\d+\s*|and\s+\d+\s+)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
+    r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between|within|in)\s+\d+"
+    r"\s*(?:[-–]\s*\d+\s*|and\s+\d+\s+)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
     r"\b(?:one|two|three|four|five|single|short)\s+(?:word|sentence|line|paragraph)s?\b(?! of)|"
     r"label\s+it\b|mark\s+it\b|(?:as|with|either)\s+['\"][^'\"]{1,20}['\"]\s+or\s+['\"]|"
     r"(?:in|using)\s+(?:english|french|german|spanish|italian|chinese|japanese|plain language)\b|"
@@ -111,7 +163,9 @@ OUTPUT = _rx(
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
-    r"\bexplanations?\b|\buse null\b)"
+    r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
+    r"second person|present tense|past tense|latex\b|(?:in|using)\s+(?:the\s+)?(?:(?:user|customer|reader|"
+    r"student|patient|client)'s|their|the same|your)\s+language)"
 )
 #: Background and constraints: conditions, prohibitions, facts about the task.
 INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|context|input|text|data|reader|"
@@ -119,7 +173,7 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r"requires?|includes?|include|encompass(?:es)?|cover|covers|consists?|has|have|will|was|were|"
            r"prohibits)\b|(?:these|the)\s+tasks?\b|your\s+(?:task|job)\s+is\s+to\s+either\b|ensure\b|"
            r"make sure\b|be sure\b|focus\b|note\b|remember\b|keep in mind\b|consider\b|always\b|never\b|"
-           r"avoid\b|do not\b|don't\b|ignore\b|if\b|when\b|unless\b|only (?:count|use|consider|include)\b|"
+           r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|unless\b|only (?:count|use|consider|include)\b|"
            r"stay\b|cover\b|background\b|for (?:context|reference|background)\b|assume\b|"
            r"(?:our|my|their|his|her)\s+\w+|we\s+|i'm\s|i am\s|there (?:is|are)\b|it should\b)|"
            r",\s*ensuring\s+that\b")
@@ -127,7 +181,9 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
 EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
                     r"samples?|demonstrations?)|(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*"
                     r"(?:[:\-–—(]|$)|example\s+\w+\s*:|for example\s*[:,]|sample\s+(?:input|output|answer|"
-                    r"response|reply)s?\s*:|examples?\s+(?:of|for)\b.*:\s*$)")
+                    r"response|reply)s?\s*:|examples?\s+(?:of|for)\b.*:\s*$|"
+                    r"(?:input|q|question|user|text|sentence)\s*\d*\s*:.*\b(?:output|a|answer|assistant|label)\s*\d*\s*:"
+                    r"\s*\S)")
 HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:)\s*$")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"example|sample|demonstration|few.?shot|illustration"), E),
@@ -157,7 +213,7 @@ def cues_of(text: str) -> set[Component]:
         found.add(R)
     if EXAMPLE_START.search(head):
         found.add(E)
-    if DIRECTIVE.search(head) or (QUESTION.search(head) and not re.match(r"^\W*(?:why|what if)\b", head, re.I)):
+    if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not re.match(r"^\W*(?:why|what if)\b", head, re.I)):
         found.add(D)
     if OUTPUT.search(head):
         found.add(O)
@@ -171,7 +227,9 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     if E in cues:
         return {E}
     if R in cues:
-        return {R, D} if re.match(r"^\W*i want you to act as\b", text, re.I) else {R}
+        role_and_task = re.match(r"^\W*i want you to act as\b|^\W*as\s+an?\s+[\w\- ,]{0,120}?,\s*(?:please\s+)?(?:"
+                                 + _TASK_VERBS_EARLY + r")\b", text, re.I)
+        return {R, D} if role_and_task else {R}
     if O in cues:
         return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
     if D in cues and A in cues:
@@ -247,6 +305,8 @@ class RulesDissector(Dissector):
                 section = None if section is not None and not first.text.lstrip().startswith("#") and \
                     not section_is_markdown else section
             heading = _heading_component(first.text) if len(line) == 1 and not first.input_label else None
+            if heading is A and not first.text.lstrip().startswith("#") and _only_data_after(lines, li):
+                heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
             if heading is not None:
                 section, mode = heading, (E if heading is E else None)
                 section_is_markdown = first.text.lstrip().startswith(("#", "**"))
@@ -275,7 +335,7 @@ class RulesDissector(Dissector):
         """Whether ``line`` leaves an example block: a new instruction, the open query, or a new section."""
         if PLACEHOLDER.search(first.text) or (first.input_label and li == len(lines) - 1):
             return True
-        if re.match(r"^\W*now\b", first.text, re.I):
+        if re.match(r"^\W*now\b", first.text, re.I) or (is_imperative(first.text) and _key(first.text) is None):
             return True
         return blank_before[first.index] and bool(first.cues - {E})
 
@@ -324,13 +384,21 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
     return None
 
 
+def _only_data_after(lines: list[list[_Sent]], li: int) -> bool:
+    """True if every sentence after line ``li`` is data: no cue of its own, or a placeholder."""
+    rest = [m for line in lines[li + 1:] for m in line]
+    return bool(rest) and all(not (m.cues - {A}) or PLACEHOLDER.search(m.text) for m in rest) and \
+        not any(HEADING.match(m.text) for m in rest)
+
+
 def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
     """Sentences grouped by line, with their cue features."""
     lines: list[list[_Sent]] = []
     for i, s in enumerate(sentences):
         last = i == len(sentences) - 1
+        key = _key(s.text)
         is_input = bool(INPUT_LABEL.match(s.text) or PLACEHOLDER.fullmatch(s.text.strip()) or s.text.startswith("```")
-                        or (last and OPEN_SLOT.match(s.text)))
+                        or (last and OPEN_SLOT.match(s.text)) or (key and PLACEHOLDER.fullmatch(key[1])))
         info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input)
         if i and "\n" not in prompt[sentences[i - 1].end:s.start]:
             lines[-1].append(info)
