@@ -154,6 +154,8 @@ OUTPUT = _rx(
     r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between|within|in)\s+\d+"
     r"\s*(?:[-–]\s*\d+\s*|and\s+\d+\s+)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
     r"\b(?:one|two|three|four|five|single|short)\s+(?:word|sentence|line|paragraph)s?\b(?! of)|"
+    r"(?:under|fewer than|less than|about|around|roughly|approximately|to about)\s+\d[\d,]*\s+(?:characters|words|"
+    r"sentences|lines)|reading level|comma-separated|\bno code\b|"
     r"label\s+it\b|mark\s+it\b|(?:as|with|either)\s+['\"][^'\"]{1,20}['\"]\s+or\s+['\"]|"
     r"(?:in|using)\s+(?:english|french|german|spanish|italian|chinese|japanese|plain language)\b|"
     r"\btone\b|\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:include|add|explain|output|"
@@ -327,6 +329,7 @@ class RulesDissector(Dissector):
             elif mode is D and (first.cues - {D}) and not PLACEHOLDER.search(first.text):
                 mode = None
             self._label_line(line, section, mode, labels)
+        _label_trailing_data(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
@@ -348,6 +351,8 @@ class RulesDissector(Dissector):
                 o.clear()
                 o.add(D)
         block = D if mode is D and not any(o & {R, E, O} for o in own) else _line_component(line, own, section)
+        if block is None and any(D in labels_ for labels_ in labels.values()):
+            own = [_later_instruction(o, m) for o, m in zip(own, line)]
         previous: set[Component] = set()
         after_input = False
         for o, m in zip(own, line):
@@ -366,6 +371,32 @@ class RulesDissector(Dissector):
                 got = o or {A}
             labels[m.index] = got
             previous = got
+
+
+def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """Data lines that close the prompt after an instruction pointing at them ("… from the data below") are the
+    task's input."""
+    trailing: list[_Sent] = []
+    for line in reversed(lines):
+        if any(m.cues - {A} or labels[m.index] != {A} for m in line):
+            break
+        trailing[:0] = line
+    earlier = [m for line in lines for m in line if m not in trailing]
+    if trailing and any(D in labels[m.index] and re.search(r"\b(?:below|following)\b", m.text, re.I)
+                        for m in earlier):
+        for m in trailing:
+            labels[m.index] = {D}
+
+
+def _later_instruction(own: set[Component], sent: _Sent) -> set[Component]:
+    """An imperative after the task is stated usually shapes the answer (Output Formatting) or constrains the task
+    (Additional Information); it stays Directive when it points at the task's material ("… the text below")."""
+    if D not in own or R in own or sent.input_label or not is_imperative(sent.text):
+        return own
+    if re.search(r"\b(?:below|following|above|attached|these|this (?:text|code|data|article|email|message))\b",
+                 sent.text, re.I) or re.match(r"^\W*now\b", sent.text, re.I):
+        return own
+    return {A} if INFO.match(sent.text) else (own - {D}) | {O}
 
 
 def _line_component(line: list[_Sent], own: list[set[Component]], section: Component | None) -> Component | None:
