@@ -1,4 +1,9 @@
-"""PromptAnatomy Studio — the Streamlit entry point: page config, shared sidebar, navigation over pages/."""
+"""PromptAnatomy Studio — the Streamlit entry point: page config, shared sidebar, navigation over app_pages/.
+
+The pages live in ``app_pages/``, not ``pages/``: while a folder named ``pages`` exists beside this file, Streamlit
+(1.67) treats the first run of a server process (and every AppTest run) as an old-style multipage app, and a link
+straight to a page (``/dissect``) then runs that page without this file: no sidebar, no CSS, no wide layout.
+"""
 import streamlit as st
 
 from ui import components
@@ -7,7 +12,7 @@ st.set_page_config(page_title="PromptAnatomy Studio", page_icon=":material/biote
 components.inject_css()
 
 page = st.navigation([
-    st.Page("pages/dissect.py", title="Dissect", icon=":material/biotech:", default=True),
+    st.Page("app_pages/dissect.py", title="Dissect", icon=":material/biotech:", default=True),
 ])
 components.settings_sidebar()
 page.run()

@@ -115,14 +115,7 @@ with left:
             state.set_dissection(result.dissection, label)
             components.model_problems(result)
 
-gold = state.get_gold()
-if gold is not None:
-    with st.expander(f"Gold labels: {gold.dataset}, record {gold.index}"):
-        st.caption(f"Expected answer: {gold.answer}")
-        if st.toggle("Show the gold labels", key="dissect.show_gold"):
-            components.highlighted(gold.dissection)
-            st.button("Use the gold labels as the dissection", key="dissect.use_gold", on_click=_use_gold,
-                      args=(gold,))
+gold_box = st.container()  # filled at the end, when hand edits of this run are applied
 
 base = state.get_base_dissection()
 if base is None:
@@ -147,3 +140,12 @@ else:
             components.summary_table(current)
         with s2:
             components.downloads(current, state.get_dissector())
+
+if (gold := state.get_gold()) is not None:
+    with gold_box.expander(f"Gold labels: {gold.dataset}, record {gold.index}"):
+        st.caption(f"Expected answer: {gold.answer}")
+        components.gold_agreement(state.get_dissection(), gold.dissection)
+        if st.toggle("Show the gold labels", key="dissect.show_gold"):
+            components.highlighted(gold.dissection)
+            st.button("Use the gold labels as the dissection", key="dissect.use_gold", on_click=_use_gold,
+                      args=(gold,))

@@ -36,25 +36,6 @@ Text: Do not drive after taking this medicine."""
 # helpers
 # --------------------------------------------------------------------------------------------------------------------
 
-@pytest.fixture(autouse=True)
-def _navigation_like_a_server(monkeypatch):
-    """Run app.py on every AppTest run, as a server does.
-
-    Streamlit remembers per process whether an app uses the old ``pages/`` folder scheme: a server decides "yes"
-    on its first run (the folder exists) and "no" once app.py calls ``st.navigation``. AppTest forgets that before
-    every run, so from the second run on it would execute the page file alone, without app.py (no sidebar, no CSS).
-    """
-    import streamlit.testing.v1.app_test as app_test
-    from streamlit.runtime.pages_manager import PagesManager
-
-    class _PagesManager(PagesManager):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(app_test, "PagesManager", _PagesManager)
-
-
 @pytest.fixture
 def app(monkeypatch, tmp_path) -> AppTest:
     monkeypatch.setenv("PROMPTANATOMY_CACHE_DIR", str(tmp_path / "cache"))
@@ -155,6 +136,9 @@ def test_dissect_a_pasted_prompt_with_rules(app):
     assert "".join(parse(html).text) == FIVE_PART_PROMPT
     assert app.session_state["pa.dissector_used"] == "rules"
     assert set(d.source_list) == {"rules"}
+    assert [b.label for b in app.get("download_button")] == ["Download JSON", "Download tagged text"]
+    # the sidebar stays on reruns (it would not if a `pages/` folder sat beside app.py: see app.py)
+    assert app.sidebar.selectbox(key="pa.setting.dissector").value == "rules"
 
 
 def test_empty_prompt_shows_the_specific_error(app):
@@ -281,10 +265,13 @@ def test_dataset_example_loads_its_untagged_prompt_and_gold_labels(monkeypatch, 
     gold = parse_tagged(records[2]["context_output"])
     assert at.text_area(key=AREA).value == gold.prompt
     assert "<Role>" not in gold.prompt
+    dissect(at, gold.prompt)
+    agree = [c.value for c in at.caption if "Agreement with the gold labels" in c.value]
+    assert len(agree) == 1 and re.search(r"\d of 2 sentences", agree[0]), agree
     at.toggle(key="dissect.show_gold").set_value(True)
     at.run()
-    html = doc_html(at)
-    assert "set by gold" in html and "&lt;b&gt;as is&lt;/b&gt;" in html
+    html = [h.value for h in at.html if 'class="pa-doc' in h.value and "set by gold" in h.value][0]
+    assert "set by rules" not in html and "&lt;b&gt;as is&lt;/b&gt;" in html
     assert any("Expected answer: Done." in c.value for c in at.caption)
     at.button(key="dissect.use_gold").click()
     at.run()
@@ -421,3 +408,90 @@ def test_llm_dissector_time_out_is_reported_and_rules_fill_in(app):
     assert any("could not label" in m and "timed out" in m for m in shown), shown
     d = current(at)
     assert d.prompt == prompt and "llm→rules" in d.source_list
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# the real page in a browser
+# --------------------------------------------------------------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def _playwright():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    return sync_playwright
+
+
+@pytest.fixture
+def server(tmp_path):
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PROMPTANATOMY_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", APP, "--server.headless", "true",
+                             "--server.port", str(port), "--server.address", "127.0.0.1"],
+                            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.25)
+        else:
+            raise RuntimeError("streamlit did not start: " + proc.stderr.read1(4000).decode(errors="replace"))
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists() or _playwright() is None,
+                    reason="needs Debian's chromium and the playwright package")
+def test_page_in_chromium_escapes_markup_and_styles_components(server):
+    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"]
+    prompt = "<script>alert(1)</script><img src=x onerror=alert(2)>\n" + FIVE_PART_PROMPT
+    dialogs: list[str] = []
+    with _playwright()() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1600})
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            page.goto(server, wait_until="networkidle")
+            page.wait_for_selector("textarea", timeout=30_000)
+            page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=30_000)
+            assert page.locator("[data-testid=stSidebar] [data-testid=stSelectbox]").count() == 1
+            page.get_by_role("textbox", name="Prompt").fill(prompt)
+            page.keyboard.press("Control+Enter")
+            page.get_by_role("button", name="Dissect", exact=True).click()
+            page.wait_for_selector(".pa-doc [data-i]", timeout=30_000)
+            doc = page.locator(".pa-doc").first
+            assert doc.locator("script, img").count() == 0
+            assert doc.inner_text().count("<script>alert(1)</script>") == 1
+            titles = doc.locator("[data-i]").evaluate_all("els => els.map(e => e.title)")
+            assert titles and all(t.startswith("Sentence ") and "set by rules" in t for t in titles)
+            styles = {slug: doc.locator(f".pa-bar.pa-{slug}").first.evaluate(
+                "e => [getComputedStyle(e).borderBottomStyle, getComputedStyle(e).textDecorationStyle]")
+                for slug in ("role", "directive", "additional-information", "output-formatting", "examples")}
+            assert styles == {"role": ["solid", "solid"], "directive": ["dashed", "solid"],
+                              "additional-information": ["dotted", "solid"],
+                              "output-formatting": ["double", "solid"], "examples": ["none", "wavy"]}
+            badge = doc.locator(".pa-badge.pa-role").first
+            assert badge.inner_text() == "R"
+            assert badge.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(0, 114, 178)"
+        finally:
+            browser.close()
+    assert dialogs == []

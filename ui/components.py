@@ -12,7 +12,7 @@ from promptanatomy_core.types import COMPONENTS, Component, Dissection
 
 from . import engine, state
 from .highlight import STYLES, highlight_html, legend_html
-from .summary import component_summary, unlabelled_count
+from .summary import agreement, component_summary, unlabelled_count
 
 
 def inject_css() -> None:
@@ -66,8 +66,8 @@ def error_message(exc: BaseException) -> str:
         return f"The model failed: {exc}"
     if isinstance(exc, TimeoutError):
         return f"The model timed out: {exc or 'no answer in time'}"
-    if isinstance(exc, ValueError):
-        return f"Invalid setting: {exc}"
+    if isinstance(exc, ValueError):  # e.g. a model SPEC that does not parse
+        return f"Cannot dissect: {exc}"
     return f"Dissection failed ({type(exc).__name__}): {exc}"
 
 
@@ -80,6 +80,21 @@ def model_problems(result: engine.DissectResult) -> None:
     text = (f"The model could not label {n} of {total} sentence(s); they took the rules dissector's labels "
             f"(source shown as a fallback). {shown}")
     (st.error if n == total else st.warning)(text)
+
+
+def gold_agreement(dissection: Dissection | None, gold: Dissection) -> None:
+    """How many sentences of the current dissection carry exactly the gold labels."""
+    if dissection is None or dissection is gold:
+        return
+    result = agreement(dissection, gold)
+    if result is None:
+        if dissection.prompt == gold.prompt:
+            st.caption("The dissector split the sentences differently from the gold annotation, so they are not "
+                       "compared sentence by sentence.")
+        return
+    same, total = result
+    st.caption(f"Agreement with the gold labels: {same} of {total} sentences ({100 * same / total:.0f}%) "
+               f"have exactly the same labels.")
 
 
 def legend() -> None:

@@ -34,3 +34,13 @@ def component_summary(dissection: Dissection) -> list[ComponentStats]:
 def unlabelled_count(dissection: Dissection) -> int:
     """Sentences no label was given to."""
     return sum(1 for s in dissection.sentences if not s.labels)
+
+
+def agreement(dissection: Dissection, gold: Dissection) -> tuple[int, int] | None:
+    """(sentences whose label sets equal the gold ones, sentences) when both split the same prompt the same way,
+    else None."""
+    if dissection.prompt != gold.prompt or [(s.start, s.end) for s in dissection.sentences] != [
+            (s.start, s.end) for s in gold.sentences]:
+        return None
+    same = sum(a.labels == b.labels for a, b in zip(dissection.sentences, gold.sentences))
+    return same, len(gold.sentences)
