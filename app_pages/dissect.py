@@ -127,12 +127,14 @@ else:
                    "Press **Dissect** again.")
     view = st.container()
     st.subheader("Labels by sentence")
-    st.caption("Tick or untick a component to relabel a sentence by hand (its source becomes *manual*).")
+    st.caption("Tick or untick a component (R Role, D Directive, AI Additional Information, OF Output Formatting, "
+               "EX Examples) to relabel a sentence by hand; its source becomes *manual*.")
     current = components.label_editor(base, key=f"dissect.editor.{state.dissection_version()}")
     if current != state.get_dissection():
         state.update_dissection(current)
     with view:
-        st.subheader(f"Components · {state.get_dissector()}")
+        edited = " · edited by hand" if "manual" in current.source_list else ""
+        st.subheader(f"Components · {state.get_dissector()}{edited}")
         components.legend()
         components.highlighted(current)
         s1, s2 = st.columns([3, 1], gap="large")

@@ -188,7 +188,18 @@ def test_relabelling_by_hand_changes_summary_and_source(app):
     assert after.source_list[1:] == before.source_list[1:]
     assert summary(app).loc["EX · Examples", "Sentences"] == examples_before + 1
     html = doc_html(app)
-    assert "Sentence 1: Examples — set by manual" in html
+    assert sentence_title(0, [c for c in COMPONENTS if c in after.sentences[0].labels], "manual") in html
+    editor = app.data_editor(key=key).value
+    assert editor.loc[0, "Source"] == "manual" and editor.loc[1, "Source"] == "rules"
+    assert editor.loc[0, "Role"]  # the table starts from the dissector's labels; the edit is kept as a change
+    # more edits add up; setting a row back restores its source
+    app.session_state[key] = {"edited_rows": {0: {"Examples": False, "Role": True}, 1: {"Role": True}},
+                              "added_rows": [], "deleted_rows": []}
+    app.run()
+    again = current(app)
+    assert again.sentences[0] == before.sentences[0] and again.source_list[0] == "rules"
+    assert Component.ROLE in again.sentences[1].labels and again.source_list[1] == "manual"
+    assert summary(app).loc["EX · Examples", "Sentences"] == examples_before
     # the base dissection (what the dissector said) is kept
     assert app.session_state["pa.dissection_base"] == before
 

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 import pandas as pd
 import streamlit as st
 
 from promptanatomy_core.settings import cache_dir
 from promptanatomy_core.tagged import render_tagged
-from promptanatomy_core.types import COMPONENTS, Component, Dissection
+from promptanatomy_core.types import COMPONENTS, Dissection
 
 from . import engine, state
 from .highlight import STYLES, highlight_html, legend_html
@@ -119,35 +120,45 @@ def summary_table(dissection: Dissection) -> None:
     st.caption(f"{len(dissection.sentences)} sentences. A sentence with several labels counts for each.{note}")
 
 
-SHORT_NAMES = {Component.ROLE: "Role", Component.DIRECTIVE: "Directive",
-               Component.ADDITIONAL_INFORMATION: "Add. info", Component.OUTPUT_FORMATTING: "Format",
-               Component.EXAMPLES: "Examples"}
+def _with_edits(base: Dissection, edited_rows: Mapping) -> Dissection:
+    """``base`` with the editor's changed cells applied; a changed row gets the source ``manual`` unless it is back
+    to its original labels."""
+    result = base
+    for row, changes in edited_rows.items():
+        i = int(row)
+        if not 0 <= i < len(base.sentences):
+            continue
+        labels = set(base.sentences[i].labels)
+        for comp in COMPONENTS:
+            if comp.value in changes:
+                (labels.add if changes[comp.value] else labels.discard)(comp)
+        if labels != base.sentences[i].labels:
+            result = result.relabel(i, labels, source="manual")
+    return result
 
 
 def label_editor(base: Dissection, key: str) -> Dissection:
-    """A table of sentences with one checkbox per component; returns ``base`` with the edited rows relabelled
-    (source ``manual``). Rows set back to their original labels keep their original source."""
-    sources = base.source_list
+    """A table of sentences with one checkbox per component; returns ``base`` with the edited rows relabelled.
+
+    The table's labels always start from ``base`` (the editor keeps the user's changes as differences to it); its
+    Source column shows the sources after the changes, so an edited row reads *manual* at once."""
+    pending = st.session_state.get(key) or {}
+    current = _with_edits(base, pending.get("edited_rows") or {})
     frame = pd.DataFrame({
         "#": range(1, len(base.sentences) + 1),
         "Sentence": [s.text for s in base.sentences],
         **{c.value: [c in s.labels for s in base.sentences] for c in COMPONENTS},
-        "Source": list(sources),
+        "Source": list(current.source_list),
     })
-    config = {c.value: st.column_config.CheckboxColumn(f"{STYLES[c].badge} {SHORT_NAMES[c]}", help=c.value, width=100)
-              for c in COMPONENTS}
+    config = {c.value: st.column_config.CheckboxColumn(STYLES[c].badge, help=c.value, width=64) for c in COMPONENTS}
     config["#"] = st.column_config.NumberColumn("#", width=45)
-    config["Sentence"] = st.column_config.TextColumn("Sentence", help="Hover a cell for the whole sentence")
+    config["Sentence"] = st.column_config.TextColumn("Sentence", help="Hover a cell for the whole sentence",
+                                                     width="large")
     config["Source"] = st.column_config.TextColumn("Source", width=90)
-    edited = st.data_editor(frame, key=key, hide_index=True, num_rows="fixed", width="stretch",
-                            height=min(36 * (len(frame) + 1) + 3, 560),
-                            disabled=["#", "Sentence", "Source"], column_config=config)
-    result = base
-    for i, s in enumerate(base.sentences):
-        labels = frozenset(c for c in COMPONENTS if bool(edited.iloc[i][c.value]))
-        if labels != s.labels:
-            result = result.relabel(i, labels, source="manual")
-    return result
+    st.data_editor(frame, key=key, hide_index=True, num_rows="fixed", width="stretch",
+                   height=min(36 * (len(frame) + 1) + 3, 560),
+                   disabled=["#", "Sentence", "Source"], column_config=config)
+    return _with_edits(base, (st.session_state.get(key) or {}).get("edited_rows") or {})
 
 
 def downloads(dissection: Dissection, dissector: str) -> None:
