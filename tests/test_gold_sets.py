@@ -1,0 +1,56 @@
+"""The hand-labelled gold sets in bench/data/ (custom, held-out, blind): well-formed and aligned with the splitter.
+
+Format: one JSON object per line with ``id`` (unique), ``domain`` (free text) and ``tagged`` (the prompt in the PACP
+XML-tagged format: each sentence inside the tag of every component it belongs to). ``parse_tagged`` rebuilds the
+untagged prompt and the gold label set of each sentence.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from promptanatomy_core.accuracy import load_gold_jsonl
+from promptanatomy_core.tagged import parse_tagged, render_tagged
+from promptanatomy_core.text import split_sentences
+from promptanatomy_core.types import COMPONENTS, Component
+
+DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
+#: file -> (minimum entries, minimum multi-label sentences, minimum prompts without a Role)
+SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10)}
+RECORDS = [(name, json.loads(line)) for name in SETS
+           for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_size_unique_ids_and_coverage(name: str) -> None:
+    min_entries, min_multi, min_no_role = SETS[name]
+    gold = load_gold_jsonl(DATA / name)
+    ids = [i for i, _ in gold]
+    assert len(gold) >= min_entries
+    assert not [i for i, n in Counter(ids).items() if n > 1]
+    sentences = [s for _, d in gold for s in d.sentences]
+    assert {c for s in sentences for c in s.labels} == set(COMPONENTS)
+    assert sum(len(s.labels) > 1 for s in sentences) >= min_multi
+    assert sum(not any(Component.ROLE in s.labels for s in d.sentences) for _, d in gold) >= min_no_role
+
+
+@pytest.mark.parametrize("name, rec", RECORDS, ids=IDS)
+def test_record(name: str, rec: dict) -> None:
+    assert set(rec) == {"id", "domain", "tagged"}
+    assert all(isinstance(rec[k], str) and rec[k].strip() for k in rec)
+    d = parse_tagged(rec["tagged"])
+    assert d.sentences and not [s.text for s in d.sentences if not s.labels]
+    # A dissector labels split_sentences(prompt): gold must label those very sentences, offsets included.
+    assert [(s.start, s.end, s.text) for s in split_sentences(d.prompt)] == \
+        [(s.start, s.end, s.text) for s in d.sentences]
+    # The same text twice with different labels would merge on parsing.
+    by_text: dict[str, set] = {}
+    for s in d.sentences:
+        by_text.setdefault(s.text, set()).add(s.labels)
+    assert not {t: ls for t, ls in by_text.items() if len(ls) > 1}
+    again = parse_tagged(render_tagged(d))
+    assert Counter((s.text, s.labels) for s in again.sentences) == Counter((s.text, s.labels) for s in d.sentences)
