@@ -45,10 +45,10 @@ def app(monkeypatch, tmp_path) -> AppTest:
     return at
 
 
-def dissect(at: AppTest, text: str) -> AppTest:
+def dissect(at: AppTest, text: str, timeout: float | None = None) -> AppTest:
     at.text_area(key=AREA).input(text)
     at.button(key="dissect.run").click()
-    at.run()
+    at.run(timeout=timeout)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -327,8 +327,7 @@ def test_real_dataset_record_loads(monkeypatch):
 def test_llm_dissector_with_the_embedded_model(app):
     app.sidebar.selectbox(key="pa.setting.dissector").select("llm")
     app.run()
-    at = dissect(app, "You are a friendly tutor.\nExplain photosynthesis to a ten-year-old.")
-    at.run(timeout=600)
+    at = dissect(app, "You are a friendly tutor.\nExplain photosynthesis to a ten-year-old.", timeout=600)
     assert not errors(at), errors(at)
     d = current(at)
     assert at.session_state["pa.dissector_used"] == "llm:local"
@@ -409,11 +408,8 @@ def test_llm_dissector_time_out_is_reported_and_rules_fill_in(app):
     app.run()
     app.sidebar.number_input(key="pa.setting.timeout").set_value(5)
     app.run()
-    at = dissect(app, "You are a tutor.")  # loads the model (not part of the time-out)
-    at.run(timeout=600)
-    at.text_area(key=AREA).input(prompt)
-    at.button(key="dissect.run").click()
-    at.run(timeout=600)
+    at = dissect(app, "You are a tutor.", timeout=600)  # loads the model (not part of the time-out)
+    dissect(at, prompt, timeout=600)
     assert not at.exception
     shown = errors(at) + [w.value for w in at.warning]
     assert any("could not label" in m and "timed out" in m for m in shown), shown
