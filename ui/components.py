@@ -22,10 +22,8 @@ def inject_css() -> None:
 
 
 def is_dark() -> bool:
-    try:
-        return st.context.theme.type == "dark"
-    except Exception:  # noqa: BLE001 - no browser context (tests): light
-        return False
+    """Whether the browser shows the dark theme (unknown, e.g. in AppTest: light)."""
+    return st.context.theme.type == "dark"
 
 
 def settings_sidebar() -> None:

@@ -18,10 +18,8 @@ EXAMPLES_DIR = ASSETS / "examples"
 MODEL_DISSECTORS = frozenset({"llm"})
 
 
-def _registry():
-    import promptanatomy_core.dissect as dissect  # registers every built-in dissector
-
-    return dissect
+def _registry() -> None:
+    import promptanatomy_core.dissect  # noqa: F401  (registers every built-in dissector)
 
 
 def available_dissectors() -> list[str]:

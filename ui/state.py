@@ -85,12 +85,6 @@ def update_dissection(dissection: Dissection) -> None:
     st.session_state[DISSECTION] = dissection
 
 
-def clear_dissection() -> None:
-    for key in (DISSECTION, BASE, DISSECTOR):
-        st.session_state.pop(key, None)
-    st.session_state[VERSION] = dissection_version() + 1
-
-
 def is_stale() -> bool:
     """True when the prompt text changed after the current dissection was made."""
     d = get_dissection()
