@@ -71,6 +71,18 @@ def test_same_seed_same_sample_in_any_batch(backend):
     assert len({o.text for o in other} | {alone.text}) > 1  # sampling does sample
 
 
+def test_top_p_and_sample_index(backend):
+    if not {"top_p", "sample_index"} <= set(ChatRequest.__dataclass_fields__):
+        pytest.skip("this ChatRequest has no top_p / sample_index")
+    greedy = backend.generate([ask("Name a fruit.", max_tokens=8)])[0]
+    nucleus = backend.generate([ChatRequest(messages=(Message("user", "Name a fruit."),), temperature=1.0, seed=9,
+                                            top_p=1e-6, max_tokens=8)])[0]
+    assert nucleus.ok and nucleus.text == greedy.text  # a tiny nucleus holds only the most likely token
+    samples = backend.generate([ChatRequest(messages=(Message("user", "Write a word."),), temperature=1.5, seed=9,
+                                            sample_index=i, max_tokens=8) for i in range(3)])
+    assert all(r.ok for r in samples) and len({r.text for r in samples}) > 1
+
+
 def test_stop_sequences_truncate(backend):
     full = backend.generate([ask("Count from 1 to 10, one number per line.", max_tokens=24)])[0]
     assert "5" in full.text
@@ -78,6 +90,8 @@ def test_stop_sequences_truncate(backend):
     assert stopped.ok and "5" not in stopped.text
     assert full.text.startswith(stopped.text)
     assert stopped.output_tokens < full.output_tokens
+    if hasattr(stopped, "finish_reason"):
+        assert stopped.finish_reason == "stop" and full.finish_reason in ("stop", "length")
 
 
 def test_batch_equals_single_for_greedy(backend):

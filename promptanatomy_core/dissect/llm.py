@@ -41,6 +41,8 @@ SOURCE_FALLBACK = "llm→rules"
 CONTEXT = 2
 #: Generation settings of the classification requests (greedy: the same prompt gives the same labels).
 MAX_TOKENS = 48
+#: Answers kept in the in-process cache before it starts afresh (the on-disk cache keeps them all).
+MEMORY_ENTRIES = 100_000
 #: Bump when the request wording changes in a way the messages alone would not show (they are in the key anyway).
 CACHE_VERSION = 1
 
@@ -248,8 +250,27 @@ class LLMDissector(Dissector):
         self._memory: dict[str, str] = {}
         self._memory_lock = threading.Lock()
         self._backend_lock = threading.Lock()
-        self.last_errors: list[SentenceError] = []
-        self.last_stats: dict[str, int] = {}
+        self._last = threading.local()
+
+    # ``last_errors`` / ``last_stats`` belong to the thread that ran ``dissect`` (one shared dissector may serve
+    # several Streamlit sessions, each in its own thread).
+    @property
+    def last_errors(self) -> list[SentenceError]:
+        """Problems of the last ``dissect`` call in this thread: one per sentence that took the rules' labels."""
+        return getattr(self._last, "errors", [])
+
+    @last_errors.setter
+    def last_errors(self, value: list[SentenceError]) -> None:
+        self._last.errors = value
+
+    @property
+    def last_stats(self) -> dict[str, int]:
+        """Counts of the last ``dissect`` call in this thread: cache hits, backend calls, re-asks, fallbacks."""
+        return getattr(self._last, "stats", {})
+
+    @last_stats.setter
+    def last_stats(self, value: dict[str, int]) -> None:
+        self._last.stats = value
 
     # ---------------------------------------------------------------------------------------------------------------
     # the backend
@@ -283,8 +304,14 @@ class LLMDissector(Dissector):
             return self._backend
 
     def _model_id(self, backend: Backend) -> str:
+        """What names the model in cache keys: provider, model (the local backend's stable checkpoint name) and
+        base_url."""
+        identity = getattr(backend, "cache_identity", None)
         try:
-            return str(getattr(backend, "model_id", None) or backend.spec)
+            if callable(identity):
+                return json.dumps(identity(), sort_keys=True)
+            model_id = getattr(backend, "model_id", None)
+            return f"{backend.spec.provider}:{model_id}" if isinstance(model_id, str) else str(backend.spec)
         except Exception:
             return str(backend.spec)
 
@@ -320,7 +347,8 @@ class LLMDissector(Dissector):
                     stats["disk_hits"] += 1
         todo = [i for i in range(len(requests)) if answers[i] is None]
         if todo:
-            limit = max(1, min(self.concurrency, int(getattr(backend, "max_concurrency", self.concurrency) or 1)))
+            backend_limit = getattr(backend, "max_concurrency", None)
+            limit = max(1, min(self.concurrency, int(backend_limit)) if backend_limit else self.concurrency)
             size = len(todo) if limit == 1 else max(1, min(self.batch_size, math.ceil(len(todo) / limit)))
             chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
             stats["backend_calls"] += len(chunks)
@@ -353,6 +381,8 @@ class LLMDissector(Dissector):
             fresh = {keys[i]: answers[i].text for i in todo if answers[i] is not None and answers[i].ok}
             if self.cache and fresh:
                 with self._memory_lock:
+                    if len(self._memory) + len(fresh) > MEMORY_ENTRIES:
+                        self._memory.clear()
                     self._memory.update(fresh)
                 try:
                     if disk is not None:

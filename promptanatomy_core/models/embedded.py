@@ -133,6 +133,8 @@ def ensure_converted(root: Path | None = None, *, quiet: bool = True) -> Path:
             staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
             try:
                 _convert_into(gguf, staging)
+                for entry in [staging, *staging.iterdir()]:  # mkdtemp made it private; readable like any cache
+                    os.chmod(entry, 0o755 if entry.is_dir() else 0o644)
                 if target.exists():  # a stale, unfinished folder (no marker): replace it
                     shutil.rmtree(target)
                 os.replace(staging, target)

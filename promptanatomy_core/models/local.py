@@ -8,7 +8,8 @@ its own settings: greedy when ``temperature == 0``, else sampling from ``softmax
 ``torch.Generator`` seeded from the request's ``seed`` (the same request gives the same sample in any batch);
 ``max_tokens`` and ``stop`` per row; rows that finish leave the batch (their KV cache rows are dropped). Each generated
 token comes back with its probability under the model's own distribution (``softmax(logits)``, temperature 1),
-which is what decoding-confidence metrics need. A request that fails (bad input, prompt too long, an exception in the
+which is what decoding-confidence metrics need. ``top_p`` (when set) restricts sampling to the nucleus; a request's
+``sample_index`` is mixed into its seed, so the samples of one request differ but each is reproducible. A request that fails (bad input, prompt too long, an exception in the
 model) gets a response with ``error`` set; the others in its batch are answered one by one.
 """
 from __future__ import annotations
@@ -168,6 +169,9 @@ def _render(tokenizer: Any, request: ChatRequest) -> list[int]:
         raise ValueError(f"max_tokens must be at least 1, not {request.max_tokens}")
     if request.temperature < 0:
         raise ValueError(f"temperature must be >= 0, not {request.temperature}")
+    top_p = getattr(request, "top_p", None)
+    if top_p is not None and not 0 < top_p <= 1:
+        raise ValueError(f"top_p must be in (0, 1], not {top_p}")
     if getattr(tokenizer, "chat_template", None):
         text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
     else:  # a base model without a template: a plain transcript
@@ -176,6 +180,32 @@ def _render(tokenizer: Any, request: ChatRequest) -> list[int]:
     if not ids:
         raise ValueError("the prompt encodes to no tokens")
     return list(ids)
+
+
+_RESPONSE_FIELDS = frozenset(getattr(ChatResponse, "__dataclass_fields__", ()))
+
+
+def _seed(request: ChatRequest) -> int:
+    """The sampling seed: the request's (mixed with its ``sample_index``, so the samples of one request differ),
+    else a random one."""
+    if request.seed is None:
+        return secrets.randbits(63)
+    index = int(getattr(request, "sample_index", 0) or 0)
+    return (int(request.seed) + index * 1_000_003) % (2 ** 63) if index else int(request.seed) % (2 ** 63)
+
+
+def _sampling_probs(logits: Any, temperature: float, top_p: float | None) -> Any:
+    """``softmax(logits / temperature)``, restricted to the smallest set of tokens whose mass reaches ``top_p``."""
+    import torch
+
+    probs = torch.softmax(logits / temperature, dim=-1)
+    if top_p is not None and 0 < top_p < 1:
+        sorted_p, order = torch.sort(probs, descending=True)
+        outside = sorted_p.cumsum(-1) - sorted_p >= top_p  # tokens after the nucleus is full
+        sorted_p[outside] = 0
+        probs = torch.zeros_like(probs).scatter(-1, order, sorted_p)
+        probs = probs / probs.sum()
+    return probs
 
 
 def _common_prefix(prompts: list[list[int]]) -> int:
@@ -206,6 +236,7 @@ class _Row:
     text: str | None = None
     done: bool = False
     ended_by_eos: bool = False
+    finish: str = "length"
 
 
 def _decode_batch(loaded: LoadedModel, rows: list[_Row]) -> None:
@@ -216,8 +247,7 @@ def _decode_batch(loaded: LoadedModel, rows: list[_Row]) -> None:
     pad = tok.pad_token_id if tok.pad_token_id is not None else 0
     for r in rows:
         if r.request.temperature > 0:
-            seed = r.request.seed if r.request.seed is not None else secrets.randbits(63)
-            r.generator = torch.Generator(device="cpu").manual_seed(int(seed))
+            r.generator = torch.Generator(device="cpu").manual_seed(_seed(r.request))
     # a prefix every prompt shares (system prompt, few-shot turns) goes through the model once
     shared = _common_prefix([r.prompt for r in rows]) if len(rows) > 1 else 0
     past = None
@@ -253,24 +283,24 @@ def _decode_batch(loaded: LoadedModel, rows: list[_Row]) -> None:
             for j, ri in enumerate(active):
                 req = rows[ri].request
                 if req.temperature > 0:
-                    p = torch.softmax(logits[j].cpu() / req.temperature, dim=-1)
+                    p = _sampling_probs(logits[j].cpu(), req.temperature, getattr(req, "top_p", None))
                     chosen[j] = torch.multinomial(p, 1, generator=rows[ri].generator)[0]
             keep: list[int] = []
             for j, ri in enumerate(active):
                 r = rows[ri]
                 tid = int(chosen[j])
                 if tid in loaded.eos_ids:
-                    r.done, r.ended_by_eos = True, True
+                    r.done, r.ended_by_eos, r.finish = True, True, "stop"
                     continue
                 r.ids.append(tid)
                 r.probs.append(float(probs[j, tid]))
                 if r.request.stop:
                     text, hit = _truncate_at_stop(tok.decode(r.ids, skip_special_tokens=True), r.request.stop)
                     if hit:
-                        r.text, r.done = text, True
+                        r.text, r.done, r.finish = text, True, "stop"
                         continue
                 if len(r.ids) >= r.request.max_tokens:
-                    r.done = True
+                    r.done, r.finish = True, "length"
                     continue
                 keep.append(j)
             if not keep:
@@ -293,8 +323,9 @@ def _decode_batch(loaded: LoadedModel, rows: list[_Row]) -> None:
 def _response(loaded: LoadedModel, r: _Row) -> ChatResponse:
     tok = loaded.tokenizer
     tokens = tuple(TokenProb(tok.decode([t]), p) for t, p in zip(r.ids, r.probs))
+    extra = {"finish_reason": r.finish} if "finish_reason" in _RESPONSE_FIELDS else {}
     return ChatResponse(text=r.text or "", tokens=tokens, input_tokens=len(r.prompt),
-                        output_tokens=len(r.ids) + (1 if r.ended_by_eos else 0))
+                        output_tokens=len(r.ids) + (1 if r.ended_by_eos else 0), **extra)
 
 
 def _error(exc: BaseException) -> ChatResponse:
@@ -382,13 +413,13 @@ class LocalBackend(Backend):
         from ..settings import default_local_model
 
         if self.spec.model:
-            return f"local:{self.spec.model}"
+            return self.spec.model
         if default_local_model():
-            return f"local:{default_local_model()}"
+            return str(default_local_model())
         from .embedded import EmbeddedModelError, embedded_model_id
 
         try:
-            return f"local:{embedded_model_id()}"
+            return embedded_model_id()
         except EmbeddedModelError as exc:
             raise BackendError(str(exc)) from exc
 
