@@ -22,6 +22,9 @@ How it is computed
 * Distinct texts are scored once; results are cached in this process and on disk (SQLite under
   ``cache_dir()/ppl``), keyed by the model (its id and a revision: a hash of its config and weight-file sizes, or the
   Hugging Face commit), the dtype, the window settings, this module's scoring version and the text's sha256.
+* On CPU, torch's thread count follows the local backend's policy (``PROMPTANATOMY_TORCH_THREADS``, else one thread
+  while the machine is busy: measured here, a batch ran about twice as fast on one thread as on two when other
+  processes kept both cores busy).
 * Texts (and windows) are sorted by length and cut into batches of at most ``batch_size`` rows and
   ``max_tokens_per_batch`` padded tokens; rows are right-padded and carry an attention mask; pad positions never
   count. The language-model head runs only at the positions that are scored, in chunks, and the log-softmax /
@@ -501,6 +504,8 @@ class PerplexityScorer:
         """Score the distinct ``texts`` (none cached); with ``clean``, reuse the clean prompt's prefix."""
         import torch
 
+        from ..models.local import _threads as cpu_thread_scope  # the local backend's CPU thread policy
+
         loaded = self.load()
         ids = self.encode(texts)
         nll = [0.0] * len(texts)
@@ -508,7 +513,7 @@ class PerplexityScorer:
         plain: list[_Row] = []  # whole texts and windows
         reused: list[_Row] = []  # variants' suffixes after the prefix they share with the clean prompt
         context = self.context
-        with loaded.lock, torch.inference_mode():
+        with loaded.lock, cpu_thread_scope(loaded), torch.inference_mode():
             kv = cum = None
             if clean is not None and any(t != clean for t in texts) and self._prefix_reuse_ok():
                 clean_ids = self.encode([clean])[0]
