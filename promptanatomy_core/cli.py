@@ -297,6 +297,177 @@ def _cmd_ppl(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------------------------------- ask, cache, estimate
+
+def _add_model_settings(p: argparse.ArgumentParser) -> None:
+    """The options that shape a request: how the prompt is sent and the sampling settings."""
+    p.add_argument("--system-mode", choices=("user", "system", "split"), default="user",
+                   help="send the prompt as the user message (default), as the system message, or split: Role "
+                        "sentences as the system message, the rest as the user message")
+    p.add_argument("--temperature", type=float, default=0.0, metavar="T", help="sampling temperature (default 0)")
+    p.add_argument("--max-tokens", type=int, default=256, metavar="N", help="most tokens to generate (default 256)")
+    p.add_argument("--top-p", type=float, default=None, metavar="P", help="nucleus sampling (default: the model's)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="sampling seed, where the model takes one")
+    p.add_argument("--stop", action="append", default=None, metavar="TEXT", help="a stop sequence (repeatable)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the response cache")
+    p.add_argument("--prices", default=None, metavar="FILE",
+                   help="JSON or TOML file of prices overriding the built-in table ($ per million tokens)")
+
+
+def _check_settings(args: argparse.Namespace) -> None:
+    if args.temperature < 0 or args.temperature != args.temperature:
+        raise UsageError(f"--temperature must be 0 or more, not {args.temperature}")
+    if args.max_tokens < 1:
+        raise UsageError(f"--max-tokens must be at least 1, not {args.max_tokens}")
+    if args.top_p is not None and not 0 < args.top_p <= 1:
+        raise UsageError(f"--top-p must be in (0, 1], not {args.top_p}")
+
+
+def _parse_model(spec: str) -> object:
+    from .models import base as models_base
+
+    try:
+        parsed = models_base.parse_spec(spec)
+    except ValueError as exc:
+        raise UsageError(f"bad --model SPEC: {exc}") from None
+    if parsed.provider not in SPEC_PROVIDERS:
+        raise UsageError(f"bad --model SPEC {spec!r}: unknown provider {parsed.provider!r}; "
+                         f"use one of: {', '.join(SPEC_PROVIDERS)}")
+    return parsed
+
+
+def _load_prices(path: str | None):
+    from .models.pricing import load_prices
+
+    try:
+        return load_prices(path)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _make_request(prompt: str, args: argparse.Namespace, sample_index: int = 0):
+    from .models.prompting import make_request
+
+    return make_request(prompt, args.system_mode, temperature=args.temperature, max_tokens=args.max_tokens,
+                        top_p=args.top_p, seed=args.seed, stop=tuple(args.stop or ()), sample_index=sample_index)
+
+
+def _add_ask(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "ask",
+        help="send one prompt to a model and print its answer",
+        description="Send a prompt to one model and print the answer on stdout; tokens and cost go to stderr. "
+                    "Answers are cached (see 'promptanatomy cache'); errors are retried with backoff.",
+    )
+    p.add_argument("file", nargs="?", metavar="FILE", help="the prompt (UTF-8 text); '-' or none reads stdin")
+    p.add_argument("--model", default="local", metavar="SPEC",
+                   help="local (default), local:<hf id or path>, openai:<model>[@<base_url>], anthropic:<model>")
+    _add_model_settings(p)
+    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="time-out of one attempt (60)")
+    p.add_argument("--attempts", type=int, default=10, metavar="N",
+                   help="attempts at most, retries included (10; waits back off and honour Retry-After)")
+    return p
+
+
+def _cmd_ask(args: argparse.Namespace) -> int:
+    from .models.base import get_backend
+    from .models.runner import RetryPolicy, Runner
+
+    spec = _parse_model(args.model)
+    _check_settings(args)
+    if args.attempts < 1:
+        raise UsageError(f"--attempts must be at least 1, not {args.attempts}")
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be more than 0, not {args.timeout}")
+    prices = _load_prices(args.prices)
+    prompt = read_prompt(args.file)
+    request = _make_request(prompt, args)
+    backend = get_backend(spec)
+    runner = Runner(backend, cache=False if args.no_cache else None, timeout=args.timeout, prices=prices,
+                    retry=RetryPolicy(max_attempts=args.attempts))
+    result = runner.run([request])
+    response = result.responses[0]
+    if response.error is not None:
+        raise CLIError(f"{spec}: {response.error}", EXIT_RUNTIME)
+    write_out(response.text)
+    cost = prices.cost(runner.identity, response.input_tokens, response.output_tokens)
+    money = "cost unknown (no price for this model)" if cost is None else f"${0.0 if response.cached else cost:.6f}"
+    note = " (from cache, not charged)" if response.cached else ""
+    try:
+        sys.stderr.write(f"{PROG}: {spec}: {response.input_tokens} input + {response.output_tokens} output tokens, "
+                         f"{money}{note}\n")
+    except Exception:  # pragma: no cover - stderr gone
+        pass
+    return EXIT_OK
+
+
+def _add_cache(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "cache",
+        help="show or clear the response cache",
+        description="info: print where the response cache is, its entries and bytes (JSON); clear: remove every "
+                    "cached answer. The folder follows PROMPTANATOMY_CACHE_DIR.",
+    )
+    p.add_argument("action", choices=("info", "clear"), help="info or clear")
+    return p
+
+
+def _cmd_cache(args: argparse.Namespace) -> int:
+    from .models.cache import ResponseCache
+
+    with ResponseCache() as cache:
+        if args.action == "info":
+            write_out(json.dumps(cache.info(), indent=2))
+        else:
+            removed = cache.clear()
+            write_out(json.dumps({"path": str(cache.path), "removed": removed}, indent=2))
+    return EXIT_OK
+
+
+def _add_estimate(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "estimate",
+        help="dry run: requests, tokens, dollars and cache hits of sending a prompt to models",
+        description="Count, without sending anything, what asking each model would take: requests, cache hits, "
+                    "input tokens (counted), output tokens (at most --max-tokens each) and dollars (an upper bound), "
+                    "as JSON. No API key is needed.",
+    )
+    p.add_argument("file", nargs="?", metavar="FILE", help="the prompt (UTF-8 text); '-' or none reads stdin")
+    p.add_argument("--model", action="append", required=True, metavar="SPEC",
+                   help="a model SPEC (repeat for several)")
+    _add_model_settings(p)
+    p.add_argument("--samples", type=int, default=1, metavar="N",
+                   help="samples per prompt (with --temperature > 0 each is its own request; default 1)")
+    p.add_argument("--expected-output-tokens", type=int, default=None, metavar="N",
+                   help="also give the dollars if each answer is about N tokens long")
+    return p
+
+
+def _cmd_estimate(args: argparse.Namespace) -> int:
+    from .models.pricing import estimate, total
+
+    specs = [_parse_model(m) for m in args.model]
+    _check_settings(args)
+    if args.samples < 1:
+        raise UsageError(f"--samples must be at least 1, not {args.samples}")
+    prices = _load_prices(args.prices)
+    prompt = read_prompt(args.file)
+    requests = [_make_request(prompt, args, i) for i in range(args.samples)]
+    cache = None
+    if not args.no_cache:
+        from .models.cache import ResponseCache
+
+        cache = ResponseCache()
+    try:
+        estimates = [estimate(requests, spec, cache=cache, prices=prices,
+                              expected_output_tokens=args.expected_output_tokens) for spec in specs]
+    finally:
+        if cache is not None:
+            cache.close()
+    write_out(json.dumps({"models": [e.to_json() for e in estimates], "total": total(estimates)}, indent=2))
+    return EXIT_OK
+
+
 # -------------------------------------------------------------------------------------------------------- commands
 
 #: name -> (add the subparser, run the command). Later commands (perturb, ask, run, cache, estimate) slot in here.
@@ -304,6 +475,9 @@ COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction], argparse.Argume
                           Callable[[argparse.Namespace], int]]] = {
     "dissect": (_add_dissect, _cmd_dissect),
     "ppl": (_add_ppl, _cmd_ppl),
+    "ask": (_add_ask, _cmd_ask),
+    "cache": (_add_cache, _cmd_cache),
+    "estimate": (_add_estimate, _cmd_estimate),
 }
 
 
