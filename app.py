@@ -6,7 +6,7 @@ straight to a page (``/dissect``) then runs that page without this file: no side
 """
 import streamlit as st
 
-from ui import components
+from ui import components, models_sidebar
 
 st.set_page_config(page_title="PromptAnatomy Studio", page_icon=":material/biotech:", layout="wide")
 components.inject_css()
@@ -15,4 +15,5 @@ page = st.navigation([
     st.Page("app_pages/dissect.py", title="Dissect", icon=":material/biotech:", default=True),
 ])
 components.settings_sidebar()
+models_sidebar.models_sidebar()
 page.run()

@@ -31,6 +31,9 @@ def test_explicit_then_secrets_then_environment():
     assert resolve_key("anthropic", secrets=Secrets(anthropic={"api_key": "sk-ant-section-1234"}),
                        env=ENV) == "sk-ant-section-1234"
     assert resolve_key("openai", secrets=NoSecretsFile(), env=ENV) == ENV["OPENAI_API_KEY"]
+    # the [openai] section is the OpenAI key: never sent to another OpenAI-compatible server
+    assert resolve_key("openai", secrets=Secrets(openai={"api_key": "sk-section-123456789"}), env={},
+                       base_url="http://127.0.0.1:8000/v1") == NO_KEY
     assert resolve_key("anthropic", env=ENV) == ENV["ANTHROPIC_API_KEY"]
 
 

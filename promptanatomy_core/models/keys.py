@@ -58,12 +58,14 @@ def redact(text: Any) -> str:
     return text
 
 
-def _from_secrets(secrets: Mapping[str, Any] | None, provider: str, var: str) -> str | None:
+def key_from_secrets(secrets: Mapping[str, Any] | None, provider: str, var: str) -> str | None:
+    """The key in a ``st.secrets``-like mapping: ``var`` at the top level, else ``[provider] api_key`` (only for the
+    provider's own variable: the OpenAI key is never the key of another server)."""
     if not secrets:
         return None
     try:
         value = secrets.get(var)
-        if not value:
+        if not value and var == KEY_ENV.get(provider):
             section = secrets.get(provider)
             if isinstance(section, Mapping) or hasattr(section, "get"):
                 value = section.get("api_key")
@@ -99,7 +101,7 @@ def resolve_key(provider: str, *, explicit: str | None = None, secrets: Mapping[
     var = key_variable(provider, base_url)
     if var is None:
         raise BackendError(f"provider {provider!r} takes no API key")
-    value = (explicit or "").strip() or _from_secrets(secrets, provider, var) or (env.get(var) or "").strip()
+    value = (explicit or "").strip() or key_from_secrets(secrets, provider, var) or (env.get(var) or "").strip()
     if value:
         remember(value)
         return value

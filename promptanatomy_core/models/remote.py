@@ -98,3 +98,21 @@ class RemoteBackend(Backend):
         from .runner import Runner
 
         return Runner(self, cache=False, timeout=self.timeout, retry=self.retry).run(requests).responses
+
+
+def make_backend(spec: ModelSpec | str, *, api_key: str | None = None, secrets: Mapping[str, Any] | None = None,
+                 timeout: float | None = None, concurrency: int | None = None) -> Backend:
+    """Any backend from the registry, with the key options given only to the providers that take them
+    (``api_key`` empty: the secrets, then the environment)."""
+    from .base import get_backend
+
+    parsed = parse_spec(spec) if isinstance(spec, str) else spec
+    if parsed.provider == "local":
+        backend = get_backend(parsed)
+        if concurrency:
+            backend.max_concurrency = int(concurrency)
+        return backend
+    options: dict[str, Any] = {"api_key": api_key or None, "secrets": secrets, "concurrency": concurrency}
+    if timeout is not None:
+        options["timeout"] = float(timeout)
+    return get_backend(parsed, **options)

@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
-from .base import Backend, ChatRequest, ChatResponse, RequestError
+from .base import Backend, ChatRequest, ChatResponse, Message, RequestError
 from .keys import redact
 
 #: Default number of requests in flight per backend.
@@ -529,7 +529,7 @@ class Runner:
             if not last.retryable:
                 return self._failed(last, attempt, elapsed)
             if attempt >= self.retry.max_attempts:
-                return self._failed(last, attempt, elapsed, f"gave up after {attempt} attempts")
+                return self._failed(last, attempt, elapsed, f"gave up after {attempt} attempts" if attempt > 1 else "")
             delay = self.retry.delay(attempt, last.retry_after, self._rng)
             if waited + delay > self.retry.max_retry_time:
                 return self._failed(last, attempt, elapsed, f"gave up after {attempt} attempts: the next wait "
@@ -585,6 +585,37 @@ class Runner:
                 land(indices, self._finish(key, response, stats, res))
             if len(admitted) < len(chunk):
                 return
+
+
+@dataclass(frozen=True)
+class ConnectionCheck:
+    """The result of :func:`check_connection`: ``ok``, a message for the screen, seconds taken, the answer."""
+
+    ok: bool
+    message: str
+    seconds: float = 0.0
+    answer: str = ""
+
+
+#: What a connection test asks.
+CONNECTION_PROMPT = "Reply with the single word OK."
+
+
+def check_connection(backend: Backend, timeout: float = 30.0) -> ConnectionCheck:
+    """Send one tiny request to ``backend`` (no cache, one attempt) and say whether an answer came back."""
+    request = ChatRequest((Message("user", CONNECTION_PROMPT),), max_tokens=5)
+    started = time.monotonic()
+    try:
+        result = Runner(backend, cache=False, timeout=timeout, retry=RetryPolicy(max_attempts=1)).run([request])
+        response = result.responses[0]
+    except Exception as exc:  # a backend that cannot even start (e.g. the local model is missing)
+        return ConnectionCheck(False, redact(f"{type(exc).__name__}: {exc}"), time.monotonic() - started)
+    seconds = time.monotonic() - started
+    if response.error is not None:
+        return ConnectionCheck(False, redact(response.error), seconds)
+    answer = " ".join(response.text.split())
+    shown = answer if len(answer) <= 40 else answer[:39] + "…"
+    return ConnectionCheck(True, f"answered {shown!r} in {seconds:.1f} s", seconds, response.text)
 
 
 def run_requests(backend: Backend, requests: Sequence[ChatRequest], **options: Any) -> RunResult:
