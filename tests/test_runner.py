@@ -210,7 +210,8 @@ def test_cancel_keeps_what_finished_and_a_rerun_does_the_rest(server, tmp_path):
         assert cache.info()["entries"] == len(finished)
 
         server.reset_counts()
-        second = Runner(openai_backend(server), cache=cache).run([req(p) for p in prompts])
+        runner.progress = None
+        second = runner.run([req(p) for p in prompts])  # the same runner runs again after a cancel
         assert all(r.ok for r in second.responses)
         assert second.stats.cache_hits == len(finished) and server.requests == 20 - len(finished)
 

@@ -199,7 +199,7 @@ class RunStats:
     output_tokens: int = 0
     cost_usd: float = 0.0
     unpriced: int = 0  # answers whose cost is unknown (no price for the model)
-    peak_in_flight: int = 0
+    peak_in_flight: int = 0  # the most requests this runner has had in flight at once (all its runs so far)
     elapsed_s: float = 0.0
     cancelled: bool = False
     budget_reached: bool = False
@@ -262,6 +262,7 @@ class Runner:
         self._sem: asyncio.Semaphore | None = None
         self._sem_loop: asyncio.AbstractEventLoop | None = None
         self._pause_until = 0.0
+        self._active = 0
         self.in_flight = 0
         self.peak_in_flight = 0
         self._spent = 0.0
@@ -330,6 +331,7 @@ class Runner:
         requests = list(requests)
         loop = asyncio.get_running_loop()
         self._loop = loop
+        self._active += 1
         if self._sem is None or self._sem_loop is not loop:
             self._sem, self._sem_loop = asyncio.Semaphore(self.concurrency), loop
         stats = RunStats(requests=len(requests))
@@ -373,6 +375,7 @@ class Runner:
             self._cancel_tasks()
             raise
         finally:
+            self._active -= 1
             if self._loop is loop and not self._tasks:
                 self._loop = None
         for key, indices in todo:
@@ -385,6 +388,8 @@ class Runner:
                 stats.not_run += 1
         stats.peak_in_flight = max(stats.peak_in_flight, self.peak_in_flight)
         stats.elapsed_s = time.monotonic() - started
+        if self._active == 0:
+            self._cancel.clear()  # a cancel ends the runs it caught; the runner can run again
         return RunResult(out, stats)
 
     # -- bookkeeping shared by both paths ----------------------------------------------------------------------------
