@@ -57,7 +57,7 @@ SCORER_VERSION = "ppl-1"
 #: Batch limits by device kind: rows, padded tokens per forward pass, positions per language-model-head chunk.
 BATCH_ROWS = {"cpu": 16, "gpu": 256}
 BATCH_TOKENS = {"cpu": 4096, "gpu": 131072}
-HEAD_CHUNK = {"cpu": 1024, "gpu": 16384}
+HEAD_CHUNK = {"cpu": 1024, "gpu": 8192}
 
 #: (progress callback) called with (texts done, texts in all) as batches finish.
 Progress = Callable[[int, int], None]
@@ -623,7 +623,7 @@ class PerplexityScorer:
         values, cache = self._forward(input_ids, mask, pos, use_cache=True)
         self.stats["tokens"] += n
         self.stats["padded_tokens"] += n
-        token_nll = self._token_nll(values[0, :-1], input_ids[0, 1:]).double()
+        token_nll = self._token_nll(values[0, :-1], input_ids[0, 1:]).cpu().double()  # no float64 on MPS
         cum = [0.0] + torch.cumsum(token_nll, 0).tolist()
         layers = getattr(cache, "layers", None) or []
         kv = [(getattr(layer, "keys", None), getattr(layer, "values", None)) for layer in layers]
@@ -675,8 +675,9 @@ class PerplexityScorer:
         scored = (target_cols >= firsts) & (target_cols < lengths.unsqueeze(1))
         scored_dev = scored.to(device)
         token_nll = self._token_nll(values[:, :-1][scored_dev], input_ids[:, 1:].to(device)[scored_dev])
-        owner = torch.arange(rows, device=device).unsqueeze(1).expand(rows, width - 1)[scored_dev]
-        sums = torch.zeros(rows, dtype=torch.float64, device=device).index_add_(0, owner, token_nll.double())
+        owner = torch.arange(rows).unsqueeze(1).expand(rows, width - 1)[scored]
+        # summed on the CPU in float64 (MPS has no float64; the per-token values are few)
+        sums = torch.zeros(rows, dtype=torch.float64).index_add_(0, owner, token_nll.cpu().double())
         counts = scored.sum(dim=1)
         return list(zip(sums.tolist(), counts.tolist()))
 
