@@ -13,6 +13,7 @@ components.inject_css()
 
 page = st.navigation([
     st.Page("app_pages/dissect.py", title="Dissect", icon=":material/biotech:", default=True),
+    st.Page("app_pages/perturb.py", title="Perturb", icon=":material/shuffle:"),
 ])
 components.settings_sidebar()
 models_sidebar.models_sidebar()
