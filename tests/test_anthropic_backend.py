@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx2 as httpx  # the HTTP client the anthropic SDK is built on
 import pytest
 
-pytest.importorskip("anthropic")
-httpx = pytest.importorskip("httpx2")
-
-from promptanatomy_core.models.anthropic_backend import AnthropicBackend  # noqa: E402
-from promptanatomy_core.models.base import BackendError, ChatRequest, Message, get_backend  # noqa: E402
-from promptanatomy_core.models.runner import RetryPolicy, Runner  # noqa: E402
+from promptanatomy_core.models.anthropic_backend import AnthropicBackend
+from promptanatomy_core.models.base import BackendError, ChatRequest, Message, get_backend
+from promptanatomy_core.models.runner import RetryPolicy, Runner
 
 DATA = Path(__file__).parent / "data" / "anthropic"
 KEY = "sk-ant-api03-test-0123456789abcdefghij"

@@ -304,8 +304,8 @@ def test_missing_dataset_folder_says_where_to_put_it(monkeypatch, tmp_path):
     assert not [s for s in at.selectbox if s.key == "dissect.dataset"]
 
 
-@pytest.mark.skipif(not (PACP / "PubMedQA-PA.json").is_file(), reason="the PACP datasets are not in ../shared")
 def test_real_dataset_record_loads(monkeypatch):
+    assert (PACP / "PubMedQA-PA.json").is_file(), f"the PACP datasets are required in {PACP}"
     monkeypatch.delenv("PROMPTANATOMY_DATA_DIR", raising=False)
     at = AppTest.from_file(APP, default_timeout=30).run()
     at.selectbox(key="dissect.dataset").select("CodeGeneration-PA")
@@ -465,9 +465,8 @@ def server(tmp_path):
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not CHROMIUM.exists() or _playwright() is None,
-                    reason="needs Debian's chromium and the playwright package")
 def test_page_in_chromium_escapes_markup_and_styles_components(server):
+    assert CHROMIUM.exists() and _playwright() is not None, "make test installs Debian's chromium and playwright"
     args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
             "--disable-sync", "--no-first-run"]
     prompt = "<script>alert(1)</script><img src=x onerror=alert(2)>\n" + FIVE_PART_PROMPT

@@ -39,7 +39,6 @@ def test_models_section_defaults_and_key_fields(app):
 
 
 def test_connection_to_a_loopback_server_and_a_missing_key(app):
-    pytest.importorskip("openai")
     with FaultServer() as server:
         spec = f"openai:fault-model@{server.base_url}"
         app.sidebar.multiselect(key="pa.models.selected").set_value([spec, "openai:gpt-6-luna"]).run()

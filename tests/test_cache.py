@@ -49,7 +49,6 @@ def test_sample_index_counts_only_when_sampling():
 
 
 def test_key_never_holds_the_api_key(monkeypatch):
-    pytest.importorskip("openai")
     from promptanatomy_core.models.openai_backend import OpenAIBackend
 
     a = OpenAIBackend("openai:gpt-6-luna", api_key="sk-proj-" + "a" * 40)
@@ -76,7 +75,6 @@ def test_store_answers_only_and_survive_reopening(tmp_path):
 
 
 def test_caching_backend_over_http_and_more_samples_add_only_new_ones(tmp_path):
-    pytest.importorskip("openai")
     from promptanatomy_core.models.openai_backend import OpenAIBackend
     from promptanatomy_core.models.runner import RetryPolicy
 

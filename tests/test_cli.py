@@ -279,8 +279,7 @@ def test_usage_errors(capsys, monkeypatch, argv, needle):
 
 
 def test_bad_spec_is_rejected_before_reading_stdin(capsys, monkeypatch):
-    if "llm" not in available():
-        pytest.skip("llm dissector not registered")
+    assert "llm" in available()
 
     class Exploding(io.StringIO):
         def read(self, *a):  # pragma: no cover - must not be called
@@ -294,8 +293,7 @@ def test_bad_spec_is_rejected_before_reading_stdin(capsys, monkeypatch):
 
 def test_model_load_error_is_runtime_error(capsys, monkeypatch, tmp_path):
     """The real llm dissector pointed at a local model path that does not exist: exit 1, one line."""
-    if "llm" not in available():
-        pytest.skip("llm dissector not registered")
+    assert "llm" in available()
     feed_stdin(monkeypatch, PROMPT.encode("utf-8"))
     code, out, err = run_cli(capsys, ["dissect", "--dissector", "llm", "--model", f"local:{tmp_path / 'no-model'}"])
     assert code == 1 and out == ""

