@@ -1,0 +1,22 @@
+"""Metrics: pure functions over result records (see ``records.py`` for the fields they read).
+
+``asr``         ASR = attack successes / judged responses per cell, Wilson 95% intervals; the flip rate.
+``pss``         ProSA's Prompt Sensitivity Score per instance, per cell, per component.
+``confidence``  decoding confidence (probability of the first answer token) and its relation to PSS.
+``pcm``         the Prompt Complexity Metric (lexical, syntactic, semantic, structural, task; weighted).
+``summary``     one row per cell with all of the above but PCM.
+
+An attack *succeeded* on a response when the success criterion says the response is not correct; unjudged
+responses (provider errors, failed judges) are never successes and never in a denominator.
+"""
+from __future__ import annotations
+
+from .asr import Rate, Z95, asr, attack_successes, flip_rate, wilson_interval
+from .confidence import ConfidencePoint, ConfidenceVsPss, confidence_vs_pss, first_token_confidence, pearson
+from .pss import Pss, instance_pss, pairwise_mean_abs_diff, pss, pss_table
+from .records import field_of, group_by
+from .summary import CELL, summarize
+
+__all__ = ["CELL", "ConfidencePoint", "ConfidenceVsPss", "Pss", "Rate", "Z95", "asr", "attack_successes",
+           "confidence_vs_pss", "field_of", "first_token_confidence", "flip_rate", "group_by", "instance_pss",
+           "pairwise_mean_abs_diff", "pearson", "pss", "pss_table", "summarize", "wilson_interval"]
