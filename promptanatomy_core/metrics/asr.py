@@ -89,14 +89,5 @@ def flip_rate(records: Iterable[Any]) -> Rate:
     """Flip rate of ``records`` (one cell): among judged responses whose clean prompt was answered correctly
     (``clean_correct is True``), the share answered wrongly under the perturbation. Records whose clean answer is
     wrong or unjudged are left out (``unjudged`` counts only perturbed responses that could not be judged)."""
-    k = n = unjudged = 0
-    for r in records:
-        if as_verdict(field_of(r, "clean_correct")) is not True:
-            continue
-        c = as_verdict(field_of(r, "correct"))
-        if c is None:
-            unjudged += 1
-            continue
-        n += 1
-        k += not c
-    return Rate.of(k, n, unjudged)
+    return attack_successes(field_of(r, "correct") for r in records
+                            if as_verdict(field_of(r, "clean_correct")) is True)
