@@ -24,6 +24,18 @@ def test_registry_has_every_criterion():
     assert set(criterion_names()) >= {"contains", "exact", "regex", "numeric", "bleu", "differs", "judge"}
     with pytest.raises(ValueError, match="unknown success criterion"):
         get_criterion("nope")
+    with pytest.raises(ValueError, match="bleu"):
+        get_criterion("bleu", treshold=3)
+
+
+def test_config_round_trips():
+    c = get_criterion("regex", pattern=r"\byes\b")
+    assert c.config() == {"name": "regex", "pattern": r"\byes\b"}
+    again = get_criterion(**c.config())
+    assert again.judge(ok("oh yes")).correct is True
+    assert get_criterion("bleu", threshold=30).config() == {"name": "bleu", "threshold": 30}
+    judge = LLMJudge(spec="local", backend=ScriptedJudge([]), question="Q?")
+    assert judge.config() == {"name": "judge", "spec": "local", "question": "Q?"}
 
 
 def test_judgment_attack_success_is_not_correct():

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from .asr import Rate, Z95, asr, attack_successes, flip_rate, wilson_interval
 from .confidence import ConfidencePoint, ConfidenceVsPss, confidence_vs_pss, first_token_confidence, pearson
+from .pcm import PCM, IdfReference, estimate_task, pcm, wordnet_reference
 from .pss import Pss, instance_pss, pairwise_mean_abs_diff, pss, pss_table
 from .records import field_of, group_by
 from .summary import CELL, summarize
 
-__all__ = ["CELL", "ConfidencePoint", "ConfidenceVsPss", "Pss", "Rate", "Z95", "asr", "attack_successes",
-           "confidence_vs_pss", "field_of", "first_token_confidence", "flip_rate", "group_by", "instance_pss",
-           "pairwise_mean_abs_diff", "pearson", "pss", "pss_table", "summarize", "wilson_interval"]
+__all__ = ["CELL", "ConfidencePoint", "ConfidenceVsPss", "IdfReference", "PCM", "Pss", "Rate", "Z95", "asr",
+           "attack_successes", "confidence_vs_pss", "estimate_task", "field_of", "first_token_confidence",
+           "flip_rate", "group_by", "instance_pss", "pairwise_mean_abs_diff", "pcm", "pearson", "pss", "pss_table",
+           "summarize", "wilson_interval", "wordnet_reference"]

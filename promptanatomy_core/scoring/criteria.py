@@ -185,6 +185,18 @@ class Criterion(ABC):
     needs_expected: ClassVar[bool] = True
     needs_clean: ClassVar[bool] = False
 
+    def __new__(cls, *args: Any, **options: Any) -> "Criterion":
+        obj = super().__new__(cls)
+        obj._options = dict(options)  # what config() reports (keyword options only)
+        return obj
+
+    def config(self) -> dict[str, Any]:
+        """``{"name": ..., <keyword options>}``, JSON-safe, for the run store; ``get_criterion(**config)`` rebuilds
+        it (options that are not plain JSON values, e.g. a backend object, are left out)."""
+        safe = {k: v for k, v in getattr(self, "_options", {}).items()
+                if v is None or isinstance(v, (str, int, float, bool))}
+        return {"name": self.name, **safe}
+
     def judge(self, response: Responseish, expected: Any = None, clean: Responseish = None) -> Judgment:
         """Judge ``response`` (a :class:`ChatResponse` or its text) against ``expected`` and/or ``clean``."""
         text, why = response_text(response)
@@ -241,12 +253,16 @@ def criterion_names() -> list[str]:
 
 
 def get_criterion(name: str, **options: Any) -> Criterion:
-    """Build the criterion registered as ``name`` with ``options`` (e.g. ``pattern=``, ``threshold=``)."""
+    """Build the criterion registered as ``name`` with ``options`` (e.g. ``pattern=``, ``threshold=``); an invalid
+    option raises ValueError naming it."""
     try:
         cls = _CRITERIA[name.strip().lower()]
     except KeyError:
         raise ValueError(f"unknown success criterion {name!r}; expected one of: {', '.join(_CRITERIA)}") from None
-    return cls(**options)
+    try:
+        return cls(**options)
+    except TypeError as exc:
+        raise ValueError(f"criterion {cls.name!r}: {exc}") from None
 
 
 #: Closed label sets: when the expected answer is one of these labels, the response's *first* label decides.
@@ -425,7 +441,7 @@ class DiffersFromClean(Criterion):
                                  f"{self.threshold:g}", score=ratio)
 
 
-#: The LLM judge's rubric: fixed and shown to the user. ``{question}``, ``{reference}`` and ``{response}`` are filled in.
+#: The LLM judge's rubric: fixed and shown to the user; {question}, {reference} and {response} are filled in.
 JUDGE_RUBRIC = """You are grading an answer produced by an AI model.
 
 Task given to the model:
@@ -490,14 +506,14 @@ class LLMJudge(Criterion):
         self.pass_score = float(pass_score)
         self.max_tokens = int(max_tokens)
         self._backend = backend
-        self._options = backend_options
+        self._backend_options = backend_options
 
     @property
     def backend(self) -> Any:
         if self._backend is None:
             from ..models import get_backend
 
-            self._backend = get_backend(self.spec, **self._options)
+            self._backend = get_backend(self.spec, **self._backend_options)
         return self._backend
 
     def request(self, text: str, reference: str = "", question: str | None = None) -> ChatRequest:
