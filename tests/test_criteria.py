@@ -13,6 +13,7 @@ from promptanatomy_core.scoring.criteria import (JUDGE_RUBRIC, Judgment, LLMJudg
                                                  parse_number, sentence_bleu)
 
 ERROR = ChatResponse(error="HTTP 500: server error")
+NO_CACHE = {"cache": False}  # scripted replies must not come from (or go into) the disk cache
 PACP = Path(__file__).resolve().parents[2] / "shared" / "data" / "pacp"
 
 
@@ -203,7 +204,7 @@ def test_parse_judge_reply():
 
 def test_judge_scores_and_rubric_is_visible():
     backend = ScriptedJudge(["SCORE: 8"])
-    judge = LLMJudge(backend=backend, question="Write add(a, b).")
+    judge = LLMJudge(runner=NO_CACHE, backend=backend, question="Write add(a, b).")
     j = judge.judge(ok("def add(a, b): return a + b"), expected="def add(a,b): return a+b")
     assert j.correct is True and j.score == pytest.approx(0.8) and "8/10" in j.reason
     sent = backend.requests[0].messages[0].content
@@ -212,14 +213,14 @@ def test_judge_scores_and_rubric_is_visible():
 
 
 def test_judge_fail_error_and_garbage():
-    assert LLMJudge(backend=ScriptedJudge(["SCORE: 2"])).judge(ok("x")).correct is False
-    err = LLMJudge(backend=ScriptedJudge([ChatResponse(error="rate limited")])).judge(ok("x"))
+    assert LLMJudge(runner=NO_CACHE, backend=ScriptedJudge(["SCORE: 2"])).judge(ok("x")).correct is False
+    err = LLMJudge(runner=NO_CACHE, backend=ScriptedJudge([ChatResponse(error="rate limited")])).judge(ok("x"))
     assert err.correct is None and "judge error: rate limited" in err.reason
-    bad = LLMJudge(backend=ScriptedJudge(["looks fine to me"])).judge(ok("x"))
+    bad = LLMJudge(runner=NO_CACHE, backend=ScriptedJudge(["looks fine to me"])).judge(ok("x"))
     assert bad.correct is None and "not understood" in bad.reason
     # the judged response itself is an error: the judge is not even asked
     backend = ScriptedJudge(["SCORE: 10"])
-    assert LLMJudge(backend=backend).judge(ERROR).correct is None and backend.requests == []
+    assert LLMJudge(runner=NO_CACHE, backend=backend).judge(ERROR).correct is None and backend.requests == []
 
 
 def test_judge_backend_that_cannot_be_built():
@@ -229,9 +230,18 @@ def test_judge_backend_that_cannot_be_built():
 
 def test_judge_many_batches_and_skips_errors():
     backend = ScriptedJudge(["SCORE: 9", "FAIL"])
-    out = LLMJudge(backend=backend).judge_many([ok("a"), ERROR, ok("b")])
+    out = LLMJudge(runner=NO_CACHE, backend=backend).judge_many([ok("a"), ERROR, ok("b")])
     assert [j.correct for j in out] == [True, None, False]
     assert len(backend.requests) == 2
+
+
+def test_judge_questions_per_response():
+    backend = ScriptedJudge(["SCORE: 6"])
+    j = LLMJudge(runner=NO_CACHE, backend=backend, question="default task").judge_with_question(
+        ok("42"), "What is 6 x 7?", expected="42")
+    assert j.correct is True and j.score == pytest.approx(0.6)
+    sent = backend.requests[0].messages[0].content
+    assert "What is 6 x 7?" in sent and "default task" not in sent
 
 
 @pytest.mark.slow

@@ -42,7 +42,7 @@ import string
 import unicodedata
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..models.base import ChatRequest, ChatResponse, Message
 
@@ -490,9 +490,11 @@ class LLMJudge(Criterion):
     """An LLM judge: any backend SPEC (``get_backend``) grades the response with :data:`JUDGE_RUBRIC`.
 
     ``correct = score >= pass_score`` (default 0.5, i.e. 5/10); ``score`` is the judge's grade / 10. The judge runs
-    greedily (temperature 0). A judge error or an unparseable reply gives ``correct = None`` with the reason. The
-    task text comes from ``question=`` at construction or per call via :meth:`judge_with_question`; the reference
-    is the expected answer when given (optional).
+    greedily (temperature 0) through the runner (``models/runner.py``: the response cache, retries, concurrency;
+    ``runner=`` passes the runner's options, e.g. ``{"cache": False}``). A judge error or an unparseable reply gives
+    ``correct = None`` with the reason. The task shown to the judge is ``question=`` (set at construction) or, per
+    response, the ``questions`` given to :meth:`judge_many` / :meth:`judge_with_question` (the experiment passes the
+    clean prompt: the task as the user meant it); the reference is the expected answer when given (optional).
     """
 
     name = "judge"
@@ -500,12 +502,13 @@ class LLMJudge(Criterion):
     needs_expected = False
 
     def __init__(self, spec: Any = "local", question: str = "", pass_score: float = 0.5, max_tokens: int = 16,
-                 backend: Any = None, **backend_options: Any) -> None:
+                 backend: Any = None, runner: Mapping[str, Any] | None = None, **backend_options: Any) -> None:
         self.spec = spec
         self.question = question
         self.pass_score = float(pass_score)
         self.max_tokens = int(max_tokens)
         self._backend = backend
+        self._runner = dict(runner or {})
         self._backend_options = backend_options
 
     @property
@@ -531,14 +534,13 @@ class LLMJudge(Criterion):
         return Judgment.of(score >= self.pass_score, f"judge score {score * 10:g}/10", score=score)
 
     def judge_with_question(self, response: Responseish, question: str, expected: Any = None) -> Judgment:
-        text, why = response_text(response)
-        if text is None:
-            return Judgment.unjudged(why or "no response")
-        return self._ask([self.request(text, "\n".join(parse_expected(expected)), question)])[0]
+        return self.judge_many([response], [expected], questions=[question])[0]
 
     def _ask(self, requests: list[ChatRequest]) -> list[Judgment]:
         try:
-            replies = self.backend.generate(requests)
+            from ..models.runner import run_requests
+
+            replies = run_requests(self.backend, requests, **self._runner).responses
         except Exception as exc:  # a backend that cannot be built or raises: every judgment is unjudged
             return [Judgment.unjudged(f"judge error: {type(exc).__name__}: {exc}") for _ in requests]
         return [self.verdict(r) for r in replies]
@@ -547,20 +549,23 @@ class LLMJudge(Criterion):
         return self._ask([self.request(text, "\n".join(answers))])[0]
 
     def judge_many(self, responses: Sequence[Responseish], expected: Sequence[Any] | None = None,
-                   clean: Sequence[Responseish] | None = None) -> list[Judgment]:
-        """One batch to the judge backend for every usable response."""
+                   clean: Sequence[Responseish] | None = None,
+                   questions: Sequence[str | None] | None = None) -> list[Judgment]:
+        """One run of the judge over every usable response (``questions``: the task per response, else
+        ``question``)."""
         n = len(responses)
         expected = list(expected) if expected is not None else [None] * n
-        if len(expected) != n:
-            raise ValueError("responses and expected must have the same length")
+        questions = list(questions) if questions is not None else [None] * n
+        if len(expected) != n or len(questions) != n:
+            raise ValueError("responses, expected and questions must have the same length")
         out: list[Judgment | None] = [None] * n
         todo: list[tuple[int, ChatRequest]] = []
-        for i, (r, e) in enumerate(zip(responses, expected)):
+        for i, (r, e, q) in enumerate(zip(responses, expected, questions)):
             text, why = response_text(r)
             if text is None:
                 out[i] = Judgment.unjudged(why or "no response")
             else:
-                todo.append((i, self.request(text, "\n".join(parse_expected(e)))))
+                todo.append((i, self.request(text, "\n".join(parse_expected(e)), q)))
         if todo:
             for (i, _), j in zip(todo, self._ask([req for _, req in todo])):
                 out[i] = j
