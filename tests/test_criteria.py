@@ -176,6 +176,13 @@ def test_differs_short_and_long():
     assert get_criterion("differs", threshold=0.0).judge(ok("a b c d e f g"), clean=ok("h i j k l m n")).correct
 
 
+def test_judge_clean():
+    assert get_criterion("differs").judge_clean(ok("anything")).correct is True
+    assert get_criterion("differs").judge_clean(ERROR).correct is None
+    assert get_criterion("contains").judge_clean(ok("no"), '[ "yes" ]').correct is False
+    assert get_criterion("contains").judge_clean(ERROR, '[ "yes" ]').correct is None
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # the LLM judge
 # --------------------------------------------------------------------------------------------------------------------

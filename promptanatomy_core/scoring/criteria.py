@@ -215,6 +215,11 @@ class Criterion(ABC):
         except _CannotJudge as exc:
             return Judgment.unjudged(str(exc))
 
+    def judge_clean(self, clean: Responseish, expected: Any = None) -> Judgment:
+        """The verdict on the *clean* prompt's response (the records' ``clean_correct``, for the flip rate and PSS).
+        Ordinarily the same criterion applied to it; :class:`DiffersFromClean` overrides it."""
+        return self.judge(clean, expected)
+
     def judge_many(self, responses: Sequence[Responseish], expected: Sequence[Any] | None = None,
                    clean: Sequence[Responseish] | None = None) -> list[Judgment]:
         """Judge several responses (parallel lists of expected answers and clean responses, when given)."""
@@ -428,6 +433,13 @@ class DiffersFromClean(Criterion):
 
     def __init__(self, threshold: float = 0.8, short_words: int = 5) -> None:
         self.threshold, self.short_words = float(threshold), int(short_words)
+
+    def judge_clean(self, clean: Responseish, expected: Any = None) -> Judgment:
+        """The clean response is the reference: correct by definition (None when it is an error)."""
+        text, why = response_text(clean)
+        if text is None:
+            return Judgment.unjudged(why or "no response")
+        return Judgment.of(True, "the clean response is the reference")
 
     def _judge(self, text: str, answers: tuple[str, ...], clean: str | None) -> Judgment:
         a, b = normalize(text).split(), normalize(clean or "").split()
