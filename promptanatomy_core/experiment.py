@@ -383,6 +383,11 @@ def _runner_for(runner: Any, model: str) -> Any:
 
         return Runner(get_backend(model))
     if isinstance(runner, Runner):
+        from .models.base import parse_spec
+
+        if runner.backend.spec != parse_spec(model):
+            raise ExperimentError(f"the runner is for {runner.backend.spec}, not {model}; pass a mapping or a "
+                                  f"callable SPEC → Runner for several models")
         return runner
     if isinstance(runner, Mapping):
         return runner[model]
@@ -480,34 +485,31 @@ def _record(store: Any, run_id: int, request_id: int, response: ChatResponse, re
         result.errors += 1
 
 
+def _response(answer: Mapping[str, Any]) -> ChatResponse:
+    return ChatResponse(text=answer["text"], tokens=tuple(TokenProb(str(t), float(pr)) for t, pr in answer["tokens"]))
+
+
 def judge_run(store: Any, run_id: int, spec: ExperimentSpec | None = None, *,
               progress: Callable[[ExperimentProgress], None] | None = None) -> int:
-    """Judge every answered, unjudged request of run ``run_id`` with the spec's criterion; returns how many."""
-    import json
-
+    """Judge every answered, unjudged request of run ``run_id`` with the spec's criterion (against the instance's
+    expected answer and the same model's answer to the clean prompt); returns how many were judged. An LLM judge
+    built without a ``question`` is shown each prompt as the question."""
     spec = spec or ExperimentSpec.from_json(store.get_run(run_id).spec)
-    pending = set(store.unjudged(run_id))
-    if not pending:
+    answers = store.answers(run_id)
+    todo = [a for a in answers if not a["judged"]]
+    if not todo:
         return 0
-    rows = store._q(
-        "SELECT q.id, q.model, v.instance_id, v.is_clean, r.text, r.tokens, d.expected FROM requests q "
-        "JOIN variants v ON v.run_id=q.run_id AND v.variant_id=q.variant_id "
-        "JOIN dissections d ON d.run_id=q.run_id AND d.instance_id=v.instance_id "
-        "JOIN responses r ON r.request_id=q.id WHERE q.run_id=? ORDER BY q.position", (run_id,))
-
-    def response(row: Any) -> ChatResponse:
-        return ChatResponse(text=row["text"], tokens=tuple(TokenProb(str(t), float(pr))
-                                                           for t, pr in json.loads(row["tokens"])))
-
-    clean = {(r["model"], r["instance_id"]): response(r) for r in rows if r["is_clean"]}
-    todo = [r for r in rows if r["id"] in pending]
+    clean = {(a["model"], a["instance_id"]): _response(a) for a in answers if a["is_clean"]}
     criterion = spec.criterion_object()
-    judgments = criterion.judge_many([response(r) for r in todo], [r["expected"] for r in todo],
-                                     [clean.get((r["model"], r["instance_id"])) for r in todo])
-    for k, (row, j) in enumerate(zip(todo, judgments)):
-        store.save_judgment(row["id"], j.correct, j.score, j.reason, spec.criterion)
+    if hasattr(criterion, "judge_with_question") and not getattr(criterion, "question", ""):
+        judgments = [criterion.judge_with_question(_response(a), a["prompt"], a["expected"]) for a in todo]
+    else:
+        judgments = criterion.judge_many([_response(a) for a in todo], [a["expected"] for a in todo],
+                                         [clean.get((a["model"], a["instance_id"])) for a in todo])
+    for k, (a, j) in enumerate(zip(todo, judgments)):
+        store.save_judgment(a["request_id"], j.correct, j.score, j.reason, spec.criterion)
         if progress is not None:
-            progress(ExperimentProgress("judge", k + 1, len(todo), row["model"]))
+            progress(ExperimentProgress("judge", k + 1, len(todo), a["model"]))
     return len(todo)
 
 
@@ -549,8 +551,8 @@ def resume(store: Any, run_id: int, **options: Any) -> ExecuteResult:
 
 #: The columns of :func:`results`, in order.
 RESULT_COLUMNS = ("model", "component", "perturbation", "ppl_filter", "n", "successes", "asr", "asr_low", "asr_high",
-                  "flip_rate", "flip_n", "flip_low", "flip_high", "pss", "pss_instances", "errors", "unjudged",
-                  "not_run", "instances")
+                  "flip_rate", "flip_n", "flip_low", "flip_high", "pss", "pss_instances", "confidence", "errors",
+                  "unjudged", "not_run", "instances")
 
 
 def filter_label(keep_top: float | None) -> str:
@@ -561,17 +563,22 @@ def filter_label(keep_top: float | None) -> str:
 def result_records(run_id: int, store: Any, *, include_clean: bool = True) -> list[dict]:
     """The metrics' records (``metrics/records.py``) of run ``run_id``: one per (request, ppl_filter row) with
     ``model``, ``component``, ``perturbation``, ``ppl_filter``, ``instance``, ``correct``, ``score``,
-    ``clean_correct``, ``clean_score`` and the store's ``answered``/``error``. A variant the filter kept appears
+    ``clean_correct``, ``clean_score``, ``confidence`` (first answer token's probability, where the backend gave
+    token probabilities) and the store's ``answered``/``error``. A variant the filter kept appears
     twice: under ``"all"`` and under ``"top…%"`` (see the module doc)."""
     info = store.get_run(run_id)
     keep_top = info.spec.get("keep_top")
     send_dropped = info.spec.get("send_dropped", True)
+    from .metrics import first_token_confidence
+
     rows = store.variant_results(run_id)
+    confidence = {a["request_key"]: first_token_confidence(_response(a)) for a in store.answers(run_id)}
     clean = {(r["model"], r["instance_id"]): r for r in rows if r["is_clean"]}
     out: list[dict] = []
     for r in rows:
         base = {"model": r["model"], "instance": r["instance_id"], "correct": r["correct"], "score": r["score"],
-                "answered": r["answered"], "error": r["error"], "variant_id": r["variant_id"]}
+                "answered": r["answered"], "error": r["error"], "variant_id": r["variant_id"],
+                "confidence": confidence.get(r["request_key"])}
         if r["is_clean"]:
             if include_clean:
                 out.append({**base, "component": CLEAN, "perturbation": CLEAN, "ppl_filter": "all",
@@ -598,6 +605,7 @@ def results(run_id: int, store: Any, *, include_clean: bool = True) -> Any:
       correctly: how often a perturbation breaks an answer that was right.
     - ``pss``: ProSA's sensitivity over each instance's prompts in the cell plus its clean prompt (Y = correctness
       0/1), averaged over ``pss_instances`` instances.
+    - ``confidence``: mean decoding confidence (ProSA; None where the backend gives no token probabilities).
     - ``include_clean``: a row per model with component and perturbation ``clean``: its ASR is the clean prompts'
       failure rate.
     """

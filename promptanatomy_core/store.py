@@ -427,6 +427,26 @@ class RunStore:
 
     # -- reading it back -----------------------------------------------------------------------------------------
 
+    def answers(self, run_id: int) -> list[dict]:
+        """Every answered request of the run, in plan order: ``request_id``, ``request_key``, ``model``,
+        ``variant_id``, ``instance_id``, ``is_clean``, ``prompt`` (the variant's text), ``expected``, ``text``,
+        ``tokens`` (``[token, prob]`` pairs), ``judged``."""
+        rows = self._q(
+            "SELECT q.id AS request_id, q.key AS request_key, q.model, v.variant_id, v.instance_id, v.is_clean, "
+            " v.text AS prompt, d.expected, r.text, r.tokens, (j.request_id IS NOT NULL) AS judged "
+            "FROM requests q JOIN variants v ON v.run_id=q.run_id AND v.variant_id=q.variant_id "
+            "JOIN dissections d ON d.run_id=q.run_id AND d.instance_id=v.instance_id "
+            "JOIN responses r ON r.request_id=q.id LEFT JOIN judgments j ON j.request_id=q.id "
+            "WHERE q.run_id=? ORDER BY q.position", (run_id,))
+        out = []
+        for r in rows:
+            d = dict(r)
+            d["tokens"] = json.loads(d["tokens"])
+            d["is_clean"] = bool(d["is_clean"])
+            d["judged"] = bool(d["judged"])
+            out.append(d)
+        return out
+
     def variant_results(self, run_id: int) -> list[dict]:
         """One row per request of the run (variant × model), with its response, judgment and last error (if it
         has no response); columns :data:`RESULT_COLUMNS`."""

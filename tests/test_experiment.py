@@ -157,6 +157,15 @@ def test_provider_errors_are_never_attack_successes(tmp_path):
         assert skip.sent == 0
 
 
+def test_one_runner_serves_only_its_model(tmp_path):
+    from promptanatomy_core.experiment import ExperimentError
+    from promptanatomy_core.models.base import get_backend
+
+    p = plan(_spec(models=("scripted:good", "scripted:flaky"), keep_top=None))
+    with RunStore(tmp_path / "r.sqlite") as store, pytest.raises(ExperimentError, match="not scripted:flaky"):
+        execute(p, store, runner=Runner(get_backend("scripted:good"), cache=False))
+
+
 def test_spec_round_trips_and_rejects_bad_input():
     spec = _spec(criterion_params={"threshold": 1})
     assert ExperimentSpec.from_json(spec.to_json()) == spec
@@ -210,7 +219,26 @@ def test_embedded_model_end_to_end_over_pubmedqa(tmp_path):
             assert (cell.n, cell.successes) == (len(verdicts), k)
             assert cell.asr == pytest.approx(k / len(verdicts))
             assert (cell.asr_low, cell.asr_high) == pytest.approx(wilson_interval(k, len(verdicts)))
+        # and every cell's PSS from the stored judgments: per instance, the cell's prompts plus the clean prompt
+        clean_y = {(m, i): c for m, i, c in con.execute(
+            "SELECT q.model, v.instance_id, j.correct FROM requests q JOIN variants v ON v.run_id=q.run_id AND "
+            "v.variant_id=q.variant_id JOIN judgments j ON j.request_id=q.id WHERE q.run_id=? AND v.is_clean=1",
+            (run.run_id,))}
+        for _, cell in frame[frame.component != CLEAN].iterrows():
+            sql = ("SELECT v.instance_id, j.correct FROM requests q JOIN variants v ON v.run_id=q.run_id AND "
+                   "v.variant_id=q.variant_id JOIN judgments j ON j.request_id=q.id WHERE q.run_id=? AND q.model=? "
+                   "AND v.component=? AND v.strategy=?" + (" AND v.kept=1" if cell.ppl_filter != "all" else ""))
+            ys: dict[str, list[float]] = {}
+            for iid, c in con.execute(sql, [run.run_id, cell.model, cell.component, cell.perturbation]):
+                ys.setdefault(iid, []).append(float(c))
+            per = []
+            for iid, values in ys.items():
+                values = values + [float(clean_y[(cell.model, iid)])]
+                pairs = [abs(a - b) for k, a in enumerate(values) for b in values[k + 1:]]
+                per.append(sum(pairs) / len(pairs))
+            assert cell.pss == pytest.approx(sum(per) / len(per))
         con.close()
+        assert frame.confidence.notna().all()  # the local backend returns token probabilities
         cells = frame[frame.component != CLEAN]
         present = {(r["instance_id"], r["component"], r["strategy"]) for r in rows if not r["is_clean"]}
         assert cells[cells.ppl_filter == "all"].n.sum() == len(rows) - 3 == 2 * len(present)

@@ -59,6 +59,10 @@ def test_round_trip(tmp_path):
         assert store.variants(run)[1]["edits"] == [[5, 5, "@"]]
         assert store.skipped(run)[0]["reason"].startswith("not present")
         assert store.unjudged(run) == []
+        (answer,) = store.answers(run)
+        assert (answer["request_key"], answer["text"], answer["tokens"], answer["judged"]) == \
+            ("k-clean", "Yes.", [["Yes", 0.9]], True)
+        assert answer["expected"] == "yes" and answer["is_clean"] is True
         store.set_status(run, "done")
         assert store.get_run(run).status == "done"
         with pytest.raises(StoreError):
