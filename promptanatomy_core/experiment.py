@@ -491,22 +491,34 @@ def _response(answer: Mapping[str, Any]) -> ChatResponse:
 
 def judge_run(store: Any, run_id: int, spec: ExperimentSpec | None = None, *,
               progress: Callable[[ExperimentProgress], None] | None = None) -> int:
-    """Judge every answered, unjudged request of run ``run_id`` with the spec's criterion (against the instance's
-    expected answer and the same model's answer to the clean prompt); returns how many were judged. An LLM judge
-    built without a ``question`` is shown each prompt as the question."""
+    """Judge every answered, unjudged request of run ``run_id`` with the spec's criterion; returns how many were
+    judged. A variant's answer is judged against the instance's expected answer and the same model's answer to the
+    clean prompt; a clean prompt's answer by ``judge_clean`` (for "differs" it is the reference). An LLM judge is
+    given the instance's clean prompt as the task (``questions``)."""
+    import inspect
+
     spec = spec or ExperimentSpec.from_json(store.get_run(run_id).spec)
     answers = store.answers(run_id)
     todo = [a for a in answers if not a["judged"]]
     if not todo:
         return 0
     clean = {(a["model"], a["instance_id"]): _response(a) for a in answers if a["is_clean"]}
+    prompts = {d["instance_id"]: d["prompt"] for d in store.dissections(run_id)}
     criterion = spec.criterion_object()
-    if hasattr(criterion, "judge_with_question") and not getattr(criterion, "question", ""):
-        judgments = [criterion.judge_with_question(_response(a), a["prompt"], a["expected"]) for a in todo]
-    else:
-        judgments = criterion.judge_many([_response(a) for a in todo], [a["expected"] for a in todo],
-                                         [clean.get((a["model"], a["instance_id"])) for a in todo])
-    for k, (a, j) in enumerate(zip(todo, judgments)):
+    judged: dict[int, Any] = {}
+    for a in todo:
+        if a["is_clean"]:
+            judged[a["request_id"]] = criterion.judge_clean(_response(a), a["expected"])
+    variants = [a for a in todo if not a["is_clean"]]
+    if variants:
+        options: dict[str, Any] = {}
+        if "questions" in inspect.signature(criterion.judge_many).parameters:
+            options["questions"] = [prompts.get(a["instance_id"]) for a in variants]
+        found = criterion.judge_many([_response(a) for a in variants], [a["expected"] for a in variants],
+                                     [clean.get((a["model"], a["instance_id"])) for a in variants], **options)
+        judged.update((a["request_id"], j) for a, j in zip(variants, found))
+    for k, a in enumerate(todo):
+        j = judged[a["request_id"]]
         store.save_judgment(a["request_id"], j.correct, j.score, j.reason, spec.criterion)
         if progress is not None:
             progress(ExperimentProgress("judge", k + 1, len(todo), a["model"]))

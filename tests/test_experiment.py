@@ -157,6 +157,22 @@ def test_provider_errors_are_never_attack_successes(tmp_path):
         assert skip.sent == 0
 
 
+def test_differs_from_clean_needs_no_expected_answer(tmp_path):
+    spec = ExperimentSpec.from_prompt(TAGGED.format(topic="Aspirin", n=120), tagged=True, models=("scripted:good",),
+                                      components=("Directive", "CRT"), strategies=("SCI", "WOD"), n=3,
+                                      keep_top=None, criterion="differs")
+    p = plan(spec)
+    with RunStore(tmp_path / "d.sqlite") as store:
+        run = execute(p, store, runner=_runner(batch_size=8))
+        frame = results(run.run_id, store)
+        clean_row = frame[frame.component == CLEAN].iloc[0]
+        assert (clean_row.n, clean_row.successes) == (1, 0)  # the clean answer is the reference
+        recs = [r for r in result_records(run.run_id, store) if r["component"] != CLEAN]
+        assert all(r["clean_correct"] is True for r in recs)
+        for _, row in frame[frame.component != CLEAN].iterrows():  # the flip rate equals the ASR here
+            assert row.flip_rate == pytest.approx(row.asr) and row.n == 3
+
+
 def test_one_runner_serves_only_its_model(tmp_path):
     from promptanatomy_core.experiment import ExperimentError
     from promptanatomy_core.models.base import get_backend
