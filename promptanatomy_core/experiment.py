@@ -66,15 +66,18 @@ class Instance:
         if bool(self.prompt) == bool(self.tagged):
             raise ExperimentError(f"instance {self.id!r}: give either prompt or tagged text (exactly one)")
 
-    def dissect(self, dissector: str = "rules") -> Dissection:
+    def dissect(self, dissector: Any = "rules") -> Dissection:
+        """The tags' dissection, or ``dissector`` (a registered name or a built dissector) applied to the prompt."""
         if self.tagged:
             from .tagged import parse_tagged
 
             return parse_tagged(self.tagged, source="gold")
-        from . import dissect as _dissect  # noqa: F401  (registers the built-in dissectors)
-        from .dissect.base import get_dissector
+        if isinstance(dissector, str):
+            from . import dissect as _dissect  # noqa: F401  (registers the built-in dissectors)
+            from .dissect.base import get_dissector
 
-        return get_dissector(dissector).dissect(self.prompt)
+            dissector = get_dissector(dissector)
+        return dissector.dissect(self.prompt)
 
     @classmethod
     def from_record(cls, record: Any) -> "Instance":
@@ -260,17 +263,19 @@ def _requests(spec: ExperimentSpec, dissections: Mapping[str, Dissection], varia
 
 
 def plan(spec: ExperimentSpec, *, scorer: Any = None, strategy_params: Mapping[str, dict] | None = None,
-         progress: Callable[[str, int, int], None] | None = None) -> Plan:
+         dissector: Any = None, progress: Callable[[str, int, int], None] | None = None) -> Plan:
     """Dissect, perturb and (with ``keep_top``) score every instance; list the requests. ``scorer``: a
     :class:`~.scoring.PerplexityScorer` (default: the embedded model); ``strategy_params``: extra parameters per
-    strategy (e.g. ``{"SER": {"backend": b}}``); ``progress(stage, done, total)`` after each instance."""
+    strategy (e.g. ``{"SER": {"backend": b}}``); ``dissector``: a built dissector for plain prompts (e.g. the llm
+    one with its model), instead of ``spec.dissector`` by name; ``progress(stage, done, total)`` after each
+    instance."""
     dissections: dict[str, Dissection] = {}
     variants: list[PlannedVariant] = []
     skipped: list[tuple[str, str, str, str]] = []
     clean_ppl: dict[str, float] = {}
     total = len(spec.instances)
     for k, inst in enumerate(spec.instances):
-        d = inst.dissect(spec.dissector)
+        d = inst.dissect(dissector if dissector is not None else spec.dissector)
         dissections[inst.id] = d
         found: list[Variant] = []
         cells = []
