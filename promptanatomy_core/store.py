@@ -159,10 +159,14 @@ def _redact(text: Any) -> str:
     return redact(text)
 
 
+_USERINFO = re.compile(r"(?i)\b(https?://)[^/@\s]+@")
+
+
 def scrub(value: Any) -> Any:
-    """``value`` made safe to store: secret-named mapping entries dropped, every string redacted."""
+    """``value`` made safe to store: secret-named mapping entries dropped, every string redacted (and user-info
+    removed from URLs in it)."""
     if isinstance(value, str):
-        return _redact(value)
+        return _redact(_USERINFO.sub(r"\1", value))
     if isinstance(value, Mapping):
         return {str(k): scrub(v) for k, v in value.items() if not _SECRET_NAME.match(str(k))}
     if isinstance(value, (list, tuple)):

@@ -128,6 +128,10 @@ def test_keys_never_reach_the_database(tmp_path):
     raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("k.sqlite"))
     assert FAKE_KEY.encode() not in raw
     assert b"FAKEKEY" not in raw
+    # user-info in a URL is dropped even when it is not a known key
+    with RunStore(path) as store:
+        other = store.create_run("x", {"models": ["openai:m@http://alice:hunter2secret@host/v1"]})
+        assert store.get_run(other).spec["models"] == ["openai:m@http://host/v1"]
 
 
 def test_safe_spec():
