@@ -1,0 +1,82 @@
+"""A small stored run for the report and Results page tests, written through the run store's own API (what
+``experiment.execute`` writes: dissections, clean prompts and variants with their edits, requests, responses,
+judgments, one provider error). The judgments follow a fixed pattern, so every cell's counts are known."""
+from __future__ import annotations
+
+from promptanatomy_core.models.base import ChatResponse
+from promptanatomy_core.store import RunStore
+
+PROMPT = ("You are a careful <script>alert(1)</script> medical researcher.\n"
+          "Read the abstract and answer the question with yes, no or maybe.\n"
+          "Answer with one word.")
+COMPONENTS = ("Role", "Directive", "CRT")
+STRATEGIES = ("SCI", "WOD")
+INSTANCES = ("a", "b")
+SEEDS = (0, 1)
+
+
+def fails(model: str, component: str, strategy: str, seed: int, instance: str) -> bool:
+    """Which variants' answers are wrong: Directive always under WOD and for seed 1 under SCI; Role only for
+    instance b under SCI with model m2; CRT never."""
+    if component == "Directive":
+        return strategy == "WOD" or seed == 1
+    if component == "Role":
+        return model.endswith("m2") and strategy == "SCI" and instance == "b"
+    return False
+
+
+def _edit(component: str, strategy: str, seed: int) -> tuple[int, int, str]:
+    word = {"Role": "careful", "Directive": "abstract", "CRT": "one"}[component]
+    start = PROMPT.index(word)
+    if strategy == "WOD":
+        return start, start + len(word) + 1, ""
+    return start + 1 + seed, start + 1 + seed, "#"
+
+
+def make_run(store: RunStore, name: str = "demo run", models=("scripted:m1", "scripted:m2"), prompt: str = PROMPT,
+             shift: int = 0, error: bool = True) -> int:
+    """A finished run of ``models`` over two instances × COMPONENTS × STRATEGIES × two seeds (n=2, no PPL filter).
+    ``shift``: 1 flips Directive × SCI to always correct (a second, "after" run)."""
+    spec = {"instances": [{"id": i, "prompt": prompt, "tagged": "", "expected": "yes"} for i in INSTANCES],
+            "models": list(models), "components": list(COMPONENTS), "strategies": list(STRATEGIES), "baselines": [],
+            "n": 2, "ratio": 0.1, "seed": 0, "keep_top": None, "send_dropped": True, "system_mode": "user",
+            "temperature": 0.0, "max_tokens": 8, "criterion": "contains", "criterion_params": {},
+            "dissector": "rules", "name": name}
+    run_id = store.create_run(name, spec, status="running")
+    variants, pos = [], 0
+    for i in INSTANCES:
+        store.save_dissection(run_id, i, INSTANCES.index(i), prompt, "yes", {"sentences": []})
+        variants.append({"variant_id": f"{i}|clean", "instance_id": i, "position": pos, "component": "clean",
+                         "strategy": "clean", "seed": None, "text": prompt, "edits": [], "is_clean": True})
+        pos += 1
+        for c in COMPONENTS:
+            for s in STRATEGIES:
+                for seed in SEEDS:
+                    a, b, rep = _edit(c, s, seed)
+                    variants.append({"variant_id": f"{i}|{c}|{s}|{seed}", "instance_id": i, "position": pos,
+                                     "component": c, "strategy": s, "seed": seed,
+                                     "text": prompt[:a] + rep + prompt[b:], "edits": [[a, b, rep]],
+                                     "ppl": 10.0 + seed, "ppl_ratio": 1.0 + 0.1 * seed + 0.01 * pos, "kept": None})
+                    pos += 1
+    store.save_variants(run_id, variants)
+    reqs = [{"key": f"{m}|{v['variant_id']}", "variant_id": v["variant_id"], "model": m, "messages_hash": "h",
+             "params": {}, "position": k} for k, (m, v) in enumerate((m, v) for m in models for v in variants)]
+    ids = store.ensure_requests(run_id, reqs)
+    for r in reqs:
+        v = next(x for x in variants if x["variant_id"] == r["variant_id"])
+        rid = ids[r["key"]]
+        if error and r["model"] == models[0] and v["variant_id"] == "a|CRT|SCI|1":
+            store.save_error(run_id, rid, "HTTP 500: scripted failure")
+            continue
+        if v.get("is_clean"):
+            wrong = False
+        else:
+            wrong = fails(r["model"], v["component"], v["strategy"], v["seed"], v["instance_id"])
+            if shift and v["component"] == "Directive" and v["strategy"] == "SCI":
+                wrong = False
+        text = "No." if wrong else "Yes."
+        store.save_response(rid, ChatResponse(text=text, input_tokens=20, output_tokens=2))
+        store.save_judgment(rid, not wrong, None, "expected answer not found" if wrong else "contains 'yes'",
+                            "contains")
+    store.set_status(run_id, "done")
+    return run_id
