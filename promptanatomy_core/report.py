@@ -396,7 +396,7 @@ table { border-collapse: collapse; font-size: 0.85rem; } th, td { border: 1px so
 th { background: #f3f3f3; text-align: left; } td { font-variant-numeric: tabular-nums; }
 pre.pa-prompt { white-space: pre-wrap; overflow-wrap: anywhere; background: #f7f7f7; border: 1px solid #e2e2e2;
   padding: 0.6rem 0.8rem; border-radius: 0.4rem; max-height: 22rem; overflow-y: auto; }
-.pa-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 1rem; }
+.pa-grid .pa-figure { max-width: 900px; margin-bottom: 0.6rem; }
 ol.pa-ranking li { margin: 0.2rem 0; } .pa-note { color: #555; font-size: 0.88rem; }
 .pa-cells { max-height: 40rem; overflow: auto; }
 """
@@ -437,7 +437,7 @@ def _prompts(store: Any, run_id: int, limit: int = 3) -> str:
 
 
 def _figure_div(fig: Any, div_id: str, model: str, metric: str) -> str:
-    inner = fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config={"displaylogo": False})
+    inner = fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config={"displaylogo": False, "responsive": True})
     return (f'<div class="pa-figure" data-metric="{html.escape(metric, quote=True)}" '
             f'data-model="{html.escape(model, quote=True)}">{inner}</div>')
 

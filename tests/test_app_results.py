@@ -1,0 +1,101 @@
+"""The Results page through Streamlit's AppTest, on runs written to a temporary run store (``$PROMPTANATOMY_STORE``)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from promptanatomy_core.store import RunStore
+from stored_runs import make_run
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "app_pages/results.py"
+
+
+@pytest.fixture()
+def store_path(tmp_path, monkeypatch):
+    path = tmp_path / "runs.sqlite"
+    monkeypatch.setenv("PROMPTANATOMY_STORE", str(path))
+    return path
+
+
+def page(**state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page(PAGE)
+    for k, v in state.items():
+        at.session_state[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def charts(at: AppTest) -> list:
+    return at.get("plotly_chart")
+
+
+def test_empty_store_says_so(store_path):
+    at = page()
+    assert any("No stored runs yet" in i.value for i in at.info)
+    assert not charts(at)
+
+
+def test_stored_run_heatmaps_ranking_drilldown(store_path):
+    with RunStore(store_path) as store:
+        first = make_run(store, "before")
+        run_id = make_run(store, "after <b>edit</b>", shift=1)
+    at = page()
+    run = at.selectbox(key="results.run")
+    assert run.value == run_id and set(run.options) == {f"#{run_id} · after <b>edit</b> · done · "
+                                                        f"{run.format_func(run_id).split(' · ')[-1]}",
+                                                        run.format_func(first)}
+    # ASR and PSS for two models
+    assert len(charts(at)) == 4
+    text = " ".join(m.value for m in at.markdown)
+    assert "1. Directive: 50% of perturbations made the model fail" in text
+    # drill-down: first cell is Role × SCI of scripted:m1; pick Directive × WOD (always fails)
+    at.selectbox(key="results.drill.component").set_value("Directive")
+    at.selectbox(key="results.drill.pert").set_value("WOD").run()
+    assert not at.exception
+    cards = [h.value for h in at.get("html") if 'class="pa-variant' in h.value]
+    assert len(cards) == 4  # 2 instances × 2 seeds
+    assert all('<del class="pa-del"' in c for c in cards)
+    assert all("&lt;script&gt;" in c and "<script>" not in c for c in cards)  # the prompt's <script> is escaped
+    assert any("No." in c.value for c in at.code)
+    assert any("failed (attack success)" in e.label for e in at.expander)
+
+
+def test_compare_and_delete_with_confirmation(store_path):
+    with RunStore(store_path) as store:
+        first = make_run(store, "before")
+        second = make_run(store, "after", shift=1)
+    at = page()
+    at.selectbox(key="results.compare").set_value(first).run()
+    assert not at.exception
+    assert len(charts(at)) == 4 + 2  # heatmaps + one delta heatmap per model
+    frames = at.dataframe
+    assert any("delta_asr" in f.value.columns for f in frames)
+    delta = next(f.value for f in frames if "delta_asr" in f.value.columns)
+    row = delta[(delta.model == "scripted:m1") & (delta.component == "Directive") & (delta.perturbation == "SCI")]
+    assert row["delta_asr"].iloc[0] == pytest.approx(-0.5)
+    # delete asks first
+    at.button(key="results.delete").click().run()
+    assert any("cannot be undone" in w.value for w in at.warning)
+    at.button(key="results.delete_yes").click().run()
+    assert not at.exception
+    with RunStore(store_path) as store:
+        assert [r.id for r in store.list_runs()] == [first]
+    assert at.selectbox(key="results.run").value == first
+    assert second not in at.selectbox(key="results.run").options
+
+
+def test_rename(store_path):
+    with RunStore(store_path) as store:
+        run_id = make_run(store, "old name", models=("scripted:m1",), error=False)
+    at = page()
+    at.text_input(key=f"results.new_name.{run_id}").set_value("new name")
+    at.button(key="results.rename").click().run()
+    assert not at.exception
+    with RunStore(store_path) as store:
+        assert store.get_run(run_id).name == "new name"
+    assert "new name" in at.selectbox(key="results.run").format_func(run_id)

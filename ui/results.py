@@ -1,0 +1,60 @@
+"""The Results page's wrapping of the run store and the report: cached reads keyed by (store path, run id, the run's
+``updated`` stamp), so a renamed or resumed run is read again and an unchanged one is not."""
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import streamlit as st
+
+from promptanatomy_core import report
+from promptanatomy_core.store import RunStore
+
+#: Session keys of the page (not widget keys).
+CONFIRM_DELETE = "pa.results.confirm_delete"
+REPORT_HTML = "pa.results.report_html"
+
+
+def open_store() -> RunStore:
+    """The run store at its default place (``$PROMPTANATOMY_STORE`` or the cache folder); the caller closes it."""
+    return RunStore()
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def cells(path: str, run_id: int, updated: str):
+    """:func:`experiment.results` of the run (one row per cell)."""
+    from promptanatomy_core.experiment import results
+
+    with RunStore(path) as store:
+        return results(run_id, store)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def cell_variants(path: str, run_id: int, updated: str, model: str, component: str, perturbation: str,
+                  ppl_filter: str) -> list[dict]:
+    with RunStore(path) as store:
+        return report.cell_variants(run_id, store, model, component, perturbation, ppl_filter)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def html_report(path: str, run_id: int, updated: str, ppl_filter: str) -> str:
+    with RunStore(path) as store:
+        return report.build_html(run_id, store, ppl_filter=ppl_filter)
+
+
+def variants_csv(store: RunStore, run_id: int) -> str:
+    """The per-variant results as CSV text (the store's CSV export)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return store.export_csv(run_id, Path(tmp) / "variants.csv").read_text(encoding="utf-8")
+
+
+def run_json(store: RunStore, run_id: int) -> str:
+    return json.dumps(store.export_json(run_id), ensure_ascii=False, indent=1)
+
+
+def clear() -> None:
+    """Forget cached reads (after a rename or a delete)."""
+    cells.clear()
+    cell_variants.clear()
+    html_report.clear()
