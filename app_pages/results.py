@@ -13,7 +13,9 @@ RUN = "results.run"
 FILTER = "results.filter"
 COMPARE = "results.compare"
 NEW_NAME = "results.new_name"
-DRILL_MODEL, DRILL_COMPONENT, DRILL_PERTURBATION = "results.drill.model", "results.drill.component", "results.drill.pert"
+DRILL_MODEL = "results.drill.model"
+DRILL_COMPONENT = "results.drill.component"
+DRILL_PERTURBATION = "results.drill.pert"
 CONTEXT_CHARS = 240
 NONE = "—"
 

@@ -169,6 +169,11 @@ def _row_label(name: str) -> str:
     return f"{CONTROL} (control)" if name == CONTROL else name
 
 
+def _labels(names: Iterable[str]) -> list[str]:
+    """Axis labels, escaped (plotly reads a few HTML tags in labels)."""
+    return [html.escape(str(n)) for n in names]
+
+
 def heatmap_figure(frame: Any, model: str, metric: str = "asr", ppl_filter: str | None = None,
                    title: str | None = None) -> Any:
     """A plotly heatmap of ``metric`` for ``model``: components × perturbations, colour range fixed to 0..1."""
@@ -177,7 +182,7 @@ def heatmap_figure(frame: Any, model: str, metric: str = "asr", ppl_filter: str 
     ppl_filter = ppl_filter or default_filter(frame)
     m = matrix(frame, model, metric, ppl_filter)
     fig = go.Figure(go.Heatmap(
-        z=m.z, x=m.columns, y=[_row_label(r) for r in m.rows], text=m.text, texttemplate="%{text}",
+        z=m.z, x=_labels(m.columns), y=_labels(_row_label(r) for r in m.rows), text=m.text, texttemplate="%{text}",
         hovertext=m.hover, hovertemplate="%{hovertext}<extra></extra>", colorscale=COLORSCALE,
         zmin=ZMIN, zmax=ZMAX, xgap=2, ygap=2, hoverongaps=False, name=html.escape(model),
         colorbar={"title": {"text": METRICS[metric]}, "tickformat": ".0%" if metric == "asr" else ".1f",
@@ -253,12 +258,12 @@ def ranking(frame: Any, ppl_filter: str | None = None, model: str | None = None)
             rate = k / n if n else math.nan
             judged = [r for r in rows if int(r["n"] or 0) > 0 and not _nan(r["asr"])]
             worst = max(judged, key=lambda r: (float(r["asr"]), int(r["n"])), default=None)
+            worst_name = "" if worst is None else str(worst["perturbation"])
+            worst_asr = math.nan if worst is None else float(worst["asr"])
             pss_vals = [float(r["pss"]) for r in rows if not _nan(r.get("pss"))]
-            items.append(Fragility(mod, comp, n, k, rate, low, high, "" if worst is None else str(worst["perturbation"]),
-                                   math.nan if worst is None else float(worst["asr"]),
+            items.append(Fragility(mod, comp, n, k, rate, low, high, worst_name, worst_asr,
                                    sum(pss_vals) / len(pss_vals) if pss_vals else None,
-                                   _reading(comp, rate, low, high, n, "" if worst is None else str(worst["perturbation"]),
-                                            math.nan if worst is None else float(worst["asr"]))))
+                                   _reading(comp, rate, low, high, n, worst_name, worst_asr)))
         order = {c: i for i, c in enumerate(ROW_ORDER)}
         items.sort(key=lambda f: (-(f.asr if not _nan(f.asr) else -1), -(f.low if not _nan(f.low) else -1),
                                   order.get(f.component, len(order))))
@@ -339,8 +344,8 @@ def delta_figure(delta: Any, model: str, ppl_filter: str | None = None) -> Any:
         z.append(zr)
         text.append(tr)
         hover.append(hr)
-    fig = go.Figure(go.Heatmap(z=z, x=cols, y=[_row_label(r) for r in rows], text=text, texttemplate="%{text}",
-                               hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
+    fig = go.Figure(go.Heatmap(z=z, x=_labels(cols), y=_labels(_row_label(r) for r in rows), text=text,
+                               texttemplate="%{text}", hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
                                colorscale=DELTA_COLORSCALE, zmin=-1, zmax=1, zmid=0, xgap=2, ygap=2,
                                hoverongaps=False,
                                colorbar={"title": {"text": "Δ ASR"}, "tickformat": "+.0%", "len": 0.9}))
@@ -390,7 +395,8 @@ def cell_variants(run_id: int, store: Any, model: str, component: str, perturbat
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5rem auto; max-width: 1200px;
   padding: 0 1rem; color: #1b1b1b; line-height: 1.45; }
-h1 { font-size: 1.6rem; margin-bottom: 0.2rem; } h2 { font-size: 1.25rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
+h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
+h2 { font-size: 1.25rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
 .pa-meta { color: #555; font-size: 0.92rem; }
 table { border-collapse: collapse; font-size: 0.85rem; } th, td { border: 1px solid #ddd; padding: 0.2rem 0.45rem; }
 th { background: #f3f3f3; text-align: left; } td { font-variant-numeric: tabular-nums; }
@@ -410,8 +416,8 @@ def _spec_table(info: Any) -> str:
              ("Created / updated (UTC)", f"{e(info.created)} / {e(info.updated)}"),
              ("Models", e(", ".join(map(str, spec.get("models", ()))))),
              ("Components", e(", ".join(map(str, spec.get("components", ()))))),
-             ("Perturbations", e(", ".join(map(str, spec.get("strategies", ())))
-                                 + (" · baselines: " + ", ".join(spec["baselines"]) if spec.get("baselines") else ""))),
+             ("Perturbations", e(", ".join(map(str, spec.get("strategies", ()))))
+              + (e(" · baselines: " + ", ".join(spec["baselines"])) if spec.get("baselines") else "")),
              ("Variants per cell (n) · edit ratio · seed",
               e(f"{spec.get('n', '')} · {spec.get('ratio', '')} · {spec.get('seed', '')}")),
              ("Perplexity filter", "none" if keep is None else e(f"keep the top {float(keep) * 100:g}% by PPL ratio")),
@@ -437,7 +443,8 @@ def _prompts(store: Any, run_id: int, limit: int = 3) -> str:
 
 
 def _figure_div(fig: Any, div_id: str, model: str, metric: str) -> str:
-    inner = fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config={"displaylogo": False, "responsive": True})
+    inner = fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id,
+                        config={"displaylogo": False, "responsive": True})
     return (f'<div class="pa-figure" data-metric="{html.escape(metric, quote=True)}" '
             f'data-model="{html.escape(model, quote=True)}">{inner}</div>')
 
