@@ -688,8 +688,8 @@ def _add_run(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def _run_spec(args: argparse.Namespace):
     """The experiment spec the arguments describe (input files read and checked)."""
     from .dataset_input import Columns, DatasetInputError, read_instances
-    from .experiment import ExperimentError, ExperimentSpec, Instance
-    from .perturb import BASELINES
+    from .experiment import DEFAULT_COMPONENTS, ExperimentError, ExperimentSpec, Instance
+    from .perturb import BASELINES, COMPERTURB
     from .scoring.criteria import get_criterion
 
     if (args.dataset is None) == (args.prompt is None):
@@ -727,6 +727,13 @@ def _run_spec(args: argparse.Namespace):
         get_criterion(args.criterion, **params)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    unknown = [c for c in args.components if c not in DEFAULT_COMPONENTS]
+    if unknown:
+        raise UsageError(f"unknown component {unknown[0]!r}; use: {', '.join(repr(c) for c in DEFAULT_COMPONENTS)}")
+    unknown = [s for s in args.strategies if s not in COMPERTURB]
+    if unknown:
+        raise UsageError(f"unknown strategy {unknown[0]!r}; use: {', '.join(COMPERTURB)} (whole-prompt ones go in "
+                         f"--baselines)")
     baselines = tuple(BASELINES) if [b.lower() for b in args.baselines] == ["all"] else tuple(args.baselines)
     unknown = [b for b in baselines if b not in BASELINES]
     if unknown:
