@@ -246,3 +246,23 @@ def test_embedded_model_over_five_pubmedqa_instances(env, capsys):
     t2 = pd.read_csv(out_dir / "table2.csv")
     assert list(t2.component) == ["Directive", "CRT"] and list(t2.columns) == ["model", "component", "SCI"]
     assert "<html" in (out_dir / "report.html").read_text(encoding="utf-8").lower()
+
+
+def test_ppl_filter_rows_and_columns(env, dataset, capsys, monkeypatch):
+    class LengthScorer:  # perplexity stand-in: the text's length (the real scorer runs in test_experiment's slow test)
+        def score_variants(self, clean, variants, progress=None):
+            return float(len(clean)), [float(len(v)) for v in variants]
+
+    monkeypatch.setattr("promptanatomy_core.scoring.perplexity.PerplexityScorer", LengthScorer)
+    code, out, err = _run(capsys, "--dataset", dataset, "--tagged-column", "tagged", "--answer-column", "gold",
+                          "--models", "runscripted:a", "--components", "Role", "Directive", "--strategies", "SCI",
+                          "WOD", "-n", "2", "--keep-top", "0.5", "--out", env / "filtered")
+    assert code == 0, err
+    frame = pd.read_csv(env / "filtered" / "results.csv")
+    cells = frame[frame.component != "clean"]
+    assert set(cells.ppl_filter) == {"all", "top50%"}
+    assert (cells[cells.ppl_filter == "all"].n == 6).all() and (cells[cells.ppl_filter == "top50%"].n == 3).all()
+    t2 = pd.read_csv(env / "filtered" / "table2.csv")
+    assert list(t2.columns) == ["model", "component", "SCI", "SCI top50%", "WOD", "WOD top50%"]
+    t1 = pd.read_csv(env / "filtered" / "table1.csv")
+    assert set(t1.ppl_filter) == {"all", "top50%"}

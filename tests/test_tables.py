@@ -88,3 +88,14 @@ def test_markdown_rendering():
     assert lines[2] == "| m1 | Role | 0.20 | 0.50 |"
     md1 = to_markdown(pd.DataFrame({"a": ["x|y", None], "b": [float("nan"), 1.0]}))
     assert md1.splitlines()[2:] == ["| x\\|y | – |", "| – | 1.000 |"]
+
+
+def test_empty_results_give_empty_tables():
+    from promptanatomy_core.experiment import RESULT_COLUMNS
+
+    empty = pd.DataFrame(columns=list(RESULT_COLUMNS))
+    assert list(wide_columns(table2(empty)).columns) == ["model", "component"]
+    assert table1(empty).empty
+    assert to_markdown(table1(empty)).count("\n") == 2
+    only_clean = _frame([("m", "clean", "clean", "all", 0.5)])
+    assert table2(only_clean).empty and table1(only_clean).empty
