@@ -887,7 +887,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
             p = load_plan(store, run_id)
             _say(f"carrying on run {run_id} (status {store.get_run(run_id).status})")
         else:
-            p = plan(spec, progress=lambda stage, done, total: bars.update(stage, done, total))
+            from .perturb import PerturbError
+
+            try:
+                p = plan(spec, progress=lambda stage, done, total: bars.update(stage, done, total))
+            except (ExperimentError, PerturbError) as exc:
+                raise CLIError(str(exc)) from None
             bars.close()
         cache = None
         if not args.no_cache:
@@ -924,8 +929,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
                               "out": str(out), "files": written, **{k: v for k, v in result.to_json().items()
                                                                      if k not in ("run_id", "status")}}, indent=2))
         if result.errors:
-            first = store.errors(result.run_id)[-1]["message"]
-            raise CLIError(f"{result.errors} of {result.sent} requests failed (last: {first}); run the same command "
+            last = store.errors(result.run_id)[-1]["message"]
+            raise CLIError(f"{result.errors} of {result.sent} requests failed (last: {last}); run the same command "
                            f"again to retry them", EXIT_RUNTIME)
         return EXIT_OK
     finally:
