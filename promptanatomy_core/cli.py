@@ -627,7 +627,7 @@ def _add_run(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description="Run components × strategies × -n variants (plus whole-prompt --baselines) of every instance "
                     "against each model, judge the answers with --criterion and write into --out: results.csv "
                     "(one row per model × component × perturbation × ppl_filter: n, successes, asr with its Wilson "
-                    "95%% interval, flip_rate, pss, …), table2.csv/.md (the paper's Table 2: model × component "
+                    "95% interval, flip_rate, pss, …), table2.csv/.md (the paper's Table 2: model × component "
                     "rows, perturbation columns without and with the PPL filter), table1.csv/.md (the paper's "
                     "Table 1: best and mean ASR of the component-wise methods and the whole-prompt baselines per "
                     "model) and report.html. The dry-run estimate (requests, tokens, dollars, cache hits) goes to "
