@@ -681,7 +681,6 @@ def _add_run(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--name", default="", metavar="TEXT", help="a name for a new run")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the response cache")
     p.add_argument("--prices", default=None, metavar="FILE", help="prices overriding the built-in table")
-    p.add_argument("--yes", action="store_true", help="accepted for scripts; the run never asks")
     return p
 
 
