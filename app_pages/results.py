@@ -197,10 +197,9 @@ try:
                                             key=f"results.delta.{k}")
                     st.caption("Largest ASR changes first; positive = more failures after the edit.")
                     st.dataframe(
-                        shown.style.format({c: "{:.0%}" for c in ("asr_before", "asr_after")}, na_rep="–")
-                        .format({"delta_asr": "{:+.0%}"}, na_rep="–")
-                        .format({c: "{:.2f}" for c in ("pss_before", "pss_after")}, na_rep="–")
-                        .format({"delta_pss": "{:+.2f}"}, na_rep="–")
+                        shown.style.format({"asr_before": "{:.0%}", "asr_after": "{:.0%}", "delta_asr": "{:+.0%}",
+                                            "pss_before": "{:.2f}", "pss_after": "{:.2f}", "delta_pss": "{:+.2f}"},
+                                           na_rep="–")
                         .map(_delta_style, subset=["delta_asr"]),
                         hide_index=True, width="stretch")
 
