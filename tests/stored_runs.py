@@ -34,12 +34,13 @@ def _edit(component: str, strategy: str, seed: int) -> tuple[int, int, str]:
 
 
 def make_run(store: RunStore, name: str = "demo run", models=("scripted:m1", "scripted:m2"), prompt: str = PROMPT,
-             shift: int = 0, error: bool = True) -> int:
+             shift: int = 0, error: bool = True, keep_top: float | None = None) -> int:
     """A finished run of ``models`` over two instances × COMPONENTS × STRATEGIES × two seeds (n=2, no PPL filter).
-    ``shift``: 1 flips Directive × SCI to always correct (a second, "after" run)."""
+    ``shift``: 1 flips Directive × SCI to always correct (a second, "after" run). ``keep_top``: stored as the spec's
+    perplexity filter, with the seed-0 variants as the kept ones."""
     spec = {"instances": [{"id": i, "prompt": prompt, "tagged": "", "expected": "yes"} for i in INSTANCES],
             "models": list(models), "components": list(COMPONENTS), "strategies": list(STRATEGIES), "baselines": [],
-            "n": 2, "ratio": 0.1, "seed": 0, "keep_top": None, "send_dropped": True, "system_mode": "user",
+            "n": 2, "ratio": 0.1, "seed": 0, "keep_top": keep_top, "send_dropped": True, "system_mode": "user",
             "temperature": 0.0, "max_tokens": 8, "criterion": "contains", "criterion_params": {},
             "dissector": "rules", "name": name}
     run_id = store.create_run(name, spec, status="running")
@@ -56,7 +57,8 @@ def make_run(store: RunStore, name: str = "demo run", models=("scripted:m1", "sc
                     variants.append({"variant_id": f"{i}|{c}|{s}|{seed}", "instance_id": i, "position": pos,
                                      "component": c, "strategy": s, "seed": seed,
                                      "text": prompt[:a] + rep + prompt[b:], "edits": [[a, b, rep]],
-                                     "ppl": 10.0 + seed, "ppl_ratio": 1.0 + 0.1 * seed + 0.01 * pos, "kept": None})
+                                     "ppl": 10.0 + seed, "ppl_ratio": 1.0 + 0.1 * seed + 0.01 * pos,
+                                     "kept": None if keep_top is None else seed == 0})
                     pos += 1
     store.save_variants(run_id, variants)
     reqs = [{"key": f"{m}|{v['variant_id']}", "variant_id": v["variant_id"], "model": m, "messages_hash": "h",

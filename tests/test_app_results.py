@@ -99,3 +99,16 @@ def test_rename(store_path):
     with RunStore(store_path) as store:
         assert store.get_run(run_id).name == "new name"
     assert "new name" in at.selectbox(key="results.run").format_func(run_id)
+
+
+def test_exports_and_filter(store_path):
+    with RunStore(store_path) as store:
+        make_run(store, "filtered", keep_top=0.5)
+    at = page()
+    assert at.radio(key="results.filter").value == "top50%"
+    assert {b.label for b in at.get("download_button")} >= {"Cells (CSV)", "Variants (CSV)", "Run (JSON)"}
+    at.button(key="results.build_html").click().run()
+    assert not at.exception
+    assert "Download report.html" in {b.label for b in at.get("download_button")}
+    at.radio(key="results.filter").set_value("all").run()
+    assert not at.exception and len(charts(at)) == 4

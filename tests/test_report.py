@@ -144,3 +144,15 @@ def test_html_report_of_an_unjudged_run(tmp_path):
         run_id = store.create_run("empty", {"models": ["scripted:m1"], "instances": []})
         raw = report.build_html(run_id, store)
     assert "nothing to plot" in raw and "plotly-graph-div" not in raw
+
+
+def test_filtered_run_shows_the_kept_variants_by_default(tmp_path):
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        run_id = make_run(store, keep_top=0.5)
+        frame = results(run_id, store)
+        assert report.filters(frame) == ["all", "top50%"] and report.default_filter(frame) == "top50%"
+        # Directive × SCI: seed 1 fails, seed 0 (the kept one) does not
+        assert report.matrix(frame, "scripted:m1", "asr", "top50%").z[1][0] == 0.0
+        assert report.matrix(frame, "scripted:m1", "asr", "all").z[1][0] == 0.5
+        assert len(report.cell_variants(run_id, store, "scripted:m1", "Directive", "SCI", "top50%")) == 2
+        assert "figures show the variants <b>top50%</b>" in report.build_html(run_id, store)
