@@ -14,6 +14,7 @@ components.inject_css()
 page = st.navigation([
     st.Page("app_pages/dissect.py", title="Dissect", icon=":material/biotech:", default=True),
     st.Page("app_pages/perturb.py", title="Perturb", icon=":material/shuffle:"),
+    st.Page("app_pages/run.py", title="Run", icon=":material/play_arrow:"),
     st.Page("app_pages/results.py", title="Results", icon=":material/grid_on:"),
 ])
 components.settings_sidebar()

@@ -1,0 +1,187 @@
+"""The Run page through Streamlit's AppTest: guidance without input, a run of the current dissection and of a dataset
+file with a column mapping against the scripted backend of test_experiment (under a test provider that takes the
+sidebar's options), a bad mapping, and — marked slow — one tiny run on the real embedded model."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from promptanatomy_core.models.base import register_provider
+from promptanatomy_core.store import RunStore
+from test_experiment import Scripted
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "app_pages/run.py"
+MODEL = "scriptedapp:good"
+PROMPT = ("You are a careful medical researcher.\n"
+          "Read the abstract and answer the question with yes, no or maybe.\n"
+          "Answer with one word.")
+
+register_provider("scriptedapp")(lambda spec, **_: Scripted(spec))
+
+
+@pytest.fixture()
+def store_path(tmp_path, monkeypatch):
+    path = tmp_path / "runs.sqlite"
+    monkeypatch.setenv("PROMPTANATOMY_STORE", str(path))
+    monkeypatch.setenv("PROMPTANATOMY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PROMPTANATOMY_DATA_DIR", str(tmp_path / "no-data"))
+    return path
+
+
+def rules(prompt: str):
+    import promptanatomy_core.dissect  # noqa: F401  (registers the dissectors)
+    from promptanatomy_core.dissect.base import get_dissector
+
+    return get_dissector("rules").dissect(prompt)
+
+
+def page(dissection=None, models=(MODEL,), **state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page(PAGE)
+    at.session_state["pa.models.selected"] = list(models)
+    if dissection is not None:
+        at.session_state["pa.dissection"] = dissection
+        at.session_state["pa.dissection_base"] = dissection
+        at.session_state["pa.prompt"] = dissection.prompt
+        at.session_state["pa.dissector_used"] = "rules"
+    for k, v in state.items():
+        at.session_state[k] = v
+    at.run()
+    ok(at)
+    return at
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def click(at: AppTest, key: str, timeout: float = 120) -> AppTest:
+    at.button(key=key).click()
+    at.run(timeout=timeout)
+    return ok(at)
+
+
+def metrics(at: AppTest) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_no_dissection_and_no_dataset_give_guidance(store_path):
+    at = page()
+    assert any("no dissection yet" in i.value for i in at.info)
+    at.radio(key="run.mode").set_value("Dataset").run()
+    ok(at)
+    assert any("Upload a CSV" in i.value for i in at.info)
+    assert not at.error
+
+
+def test_prompt_run_estimate_start_and_results(store_path):
+    at = page(rules(PROMPT))
+    at.multiselect(key="run.components").set_value(["Role", "Directive"])
+    at.multiselect(key="run.strategies").set_value(["SCI", "WOD"]).run()
+    ok(at)
+    assert at.button(key="run.start").disabled
+    click(at, "run.estimate")
+    m = metrics(at)
+    # 2 components × 2 strategies × n=1 + the clean prompt, one model
+    assert m["Requests"] == "5" and m["Dollars"] == "unknown"
+    assert not at.button(key="run.start").disabled
+    click(at, "run.start")
+    assert not at.error, [e.value for e in at.error]
+    with RunStore(store_path) as store:
+        runs = store.list_runs()
+        assert len(runs) == 1 and runs[0].status == "done" and runs[0].responses == 5
+        assert runs[0].spec["criterion"] == "differs" and runs[0].spec["models"] == [MODEL]
+    done = [s.value for s in at.success]
+    assert done and done[0].startswith(f"Run #{runs[0].id}: done")
+    # the run carries on (nothing left to send) and the button selects it on the Results page
+    click(at, "run.open_results")
+    assert at.session_state["results.run"] == runs[0].id
+    assert at.selectbox(key="results.run").value == runs[0].id
+
+
+def test_an_interrupted_run_resumes(store_path):
+    import threading
+
+    from promptanatomy_core.experiment import ExperimentSpec, execute, plan
+    from promptanatomy_core.models.base import get_backend
+    from promptanatomy_core.models.runner import Runner
+
+    spec = ExperimentSpec.from_prompt(PROMPT, "yes", models=(MODEL,), components=("Role", "Directive"),
+                                      strategies=("SCI", "WOD"), keep_top=None, max_tokens=4)
+    cancel = threading.Event()
+    with RunStore(store_path) as store:
+        first = execute(plan(spec), store, runner=lambda m: Runner(get_backend(m), cache=False, batch_size=1),
+                        progress=lambda ev: cancel.set(), cancel=cancel)
+        assert first.status == "interrupted" and first.answered < 5
+    at = page()
+    assert at.selectbox(key="run.resume_pick").value == first.run_id
+    click(at, "run.resume")
+    assert not at.error, [e.value for e in at.error]
+    with RunStore(store_path) as store:
+        info = store.get_run(first.run_id)
+        assert info.status == "done" and info.responses == 5
+    assert any(s.value.startswith(f"Run #{first.run_id}: done") for s in at.success)
+
+
+def _jsonl(tmp_path, rows) -> str:
+    path = tmp_path / "mine.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def _dataset_page(path: str) -> AppTest:
+    at = page(**{"run.mode": "Dataset"})
+    at.selectbox(key="run.source").set_value("A file on this machine").run()
+    at.text_input(key="run.path").set_value(path).run()
+    return ok(at)
+
+
+def test_dataset_file_with_a_column_mapping(store_path, tmp_path):
+    path = _jsonl(tmp_path, [{"q": PROMPT, "gold": "yes"},
+                             {"q": PROMPT.replace("careful", "seasoned"), "gold": "no"}])
+    at = _dataset_page(path)
+    assert at.selectbox(key="run.col.prompt").value == "q"
+    at.selectbox(key="run.col.answer").set_value("gold").run()
+    at.multiselect(key="run.components").set_value(["Directive"])
+    at.multiselect(key="run.strategies").set_value(["WOD"]).run()
+    ok(at)
+    assert any("2 instance(s) · 2 with an expected answer" in c.value for c in at.caption)
+    click(at, "run.estimate")
+    assert metrics(at)["Requests"] == "4"
+    click(at, "run.start")
+    assert not at.error, [e.value for e in at.error]
+    with RunStore(store_path) as store:
+        (info,) = store.list_runs()
+        assert info.status == "done" and info.responses == 4 and info.spec["criterion"] == "contains"
+        assert [i["expected"] for i in info.spec["instances"]] == ["yes", "no"]
+
+
+def test_bad_mapping_is_an_error(store_path, tmp_path):
+    path = _jsonl(tmp_path, [{"q": PROMPT, "gold": "yes"}, {"text": PROMPT, "gold": "no"}])
+    at = _dataset_page(path)
+    errors = [e.value for e in at.error]
+    assert errors and "line 2" in errors[0] and "'q'" in errors[0]
+    at.selectbox(key="run.col.prompt").set_value("—").run()
+    ok(at)
+    assert any("Choose the prompt column" in e.value for e in at.error)
+    assert not any(b.key == "run.start" for b in at.button)
+
+
+@pytest.mark.slow
+def test_tiny_run_on_the_embedded_model(store_path):
+    at = page(rules(PROMPT), models=("local",), **{"pa.model.local.max_tokens": 4})
+    at.multiselect(key="run.components").set_value(["Directive"])
+    at.multiselect(key="run.strategies").set_value(["WOD"]).run()
+    click(at, "run.estimate", timeout=600)
+    assert metrics(at)["Requests"] == "2"
+    assert any("local models on CPU" in c.value for c in at.caption)
+    click(at, "run.start", timeout=600)
+    assert not at.error, [e.value for e in at.error]
+    with RunStore(store_path) as store:
+        (info,) = store.list_runs()
+        assert info.status == "done" and info.responses == 2
