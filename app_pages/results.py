@@ -116,7 +116,8 @@ try:
                               f"(95% CI {report.interval(r['asr_low'], r['asr_high'])}, n={r['n']})"
                               for mod, r in cleans.items()))
 
-    tabs = st.tabs(["Heatmaps", "Most fragile", "Drill-down", "Compare runs", "Cells", "Export"])
+    tabs = st.tabs(["Heatmaps", "Most fragile", "Drill-down", "Compare runs", "Cells", "Export",
+                    "Confidence vs PSS", "Prompt complexity"])
     models = report.models(frame)
 
     with tabs[0]:
@@ -224,5 +225,36 @@ try:
                 st.download_button("Download report.html", ui_results.html_report(path, info.id, info.updated, flt),
                                    f"run{info.id}_{slug}_report.html", "text/html", key="results.dl.html",
                                    on_click="ignore")
+
+    with tabs[6]:
+        st.caption(report.CONFIDENCE_HELP)
+        view = report.confidence_view(frame, ui_results.records(path, info.id, info.updated), flt)
+        if view.points:
+            st.plotly_chart(report.confidence_figure(view), width="stretch", key="results.confidence")
+        if view.note:
+            st.info(view.note)
+
+    with tabs[7]:
+        st.caption("PCM, the paper's Prompt Complexity Metric, of this run's clean prompt(s): five parts on their own "
+                   "scales and their weighted total (comparable only between prompts scored with the same weights).")
+        with st.spinner("Scoring the prompt's complexity (loads a sentence-embedding model once)…"):
+            pcm = ui_results.complexity(path, info.id, info.updated)
+        if isinstance(pcm, str):
+            st.warning(pcm)
+        elif not pcm.rows:
+            st.info("No clean prompt stored: no prompt complexity.")
+        else:
+            st.dataframe(
+                [{"part": r["part"], "value": r["mean"], "weight": r["weight"], "what it measures": r["meaning"]}
+                 for r in pcm.rows] + [{"part": "PCM (weighted total)", "value": pcm.total, "weight": None,
+                                        "what it measures": ""}],
+                hide_index=True, width="stretch",
+                column_config={"value": st.column_config.NumberColumn(format="%.2f")})
+            scope = f"{pcm.prompts} distinct clean prompt(s)"
+            if pcm.total_prompts > pcm.prompts:
+                scope += f" (the first {pcm.prompts} of {pcm.total_prompts})"
+            st.caption(f"Over {scope}" + (": values are means." if pcm.prompts > 1 else "."))
+            for note in pcm.notes:
+                (st.warning if "not computed" in note else st.caption)(note)
 finally:
     store.close()

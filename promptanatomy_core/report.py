@@ -9,8 +9,14 @@
 - :func:`ranking`: the components, most fragile first (pooled ASR over the component's perturbations, per model),
   each with a one-line reading.
 - :func:`delta_frame` / :func:`delta_figure`: two runs side by side (before / after an edit), ASR after − before.
+- :func:`confidence_view` / :func:`confidence_figure`: decoding confidence (mean first-token probability) against
+  PSS, ProSA's view, one point per instance (or per cell), one colour per model, Pearson's r in the title; a note
+  instead of an empty plot when the backend gave no token probabilities.
+- :func:`run_complexity` / :func:`complexity_table`: the PCM of the run's clean prompt(s), its five parts, weights
+  and weighted total, each part's meaning in one line.
 - :func:`build_html` / :func:`write_html`: one HTML file holding plotly.js inline (no CDN: it opens offline), the
-  run's spec, the heatmaps, the ranking and the per-cell table. Every piece of user text is HTML-escaped.
+  run's spec, the prompt complexity, the heatmaps, the ranking, confidence vs PSS and the per-cell table. Every
+  piece of user text is HTML-escaped.
 
 Pooling for the ranking: a component's successes and judged answers are summed over its cells (perturbations) and
 the Wilson interval is computed on the sums. The answers of one instance are not independent, so read the interval as
@@ -459,11 +465,34 @@ def _cells_table(frame: Any) -> str:
     return shown.to_html(index=False, escape=True, na_rep="", border=0, classes="pa-cell-table")
 
 
-def build_html(run_id: int, store: Any, *, ppl_filter: str | None = None, frame: Any = None) -> str:
-    """The self-contained HTML report of run ``run_id`` (see the module doc)."""
+def _complexity_section(store: Any, run_id: int, complexity: RunComplexity | None) -> str:
+    if complexity is None:
+        try:
+            complexity = run_complexity(store, run_id)
+        except Exception as exc:  # never lose the whole report to the complexity metric
+            return f'<p class="pa-note">Prompt complexity not computed: {html.escape(str(exc))}</p>'
+    return complexity_table(complexity)
+
+
+def _confidence_section(frame: Any, records: Any, ppl_filter: str) -> str:
+    view = confidence_view(frame, records, ppl_filter)
+    parts = [f'<p class="pa-note">{html.escape(CONFIDENCE_HELP)}</p>']
+    if view.points:
+        inner = confidence_figure(view).to_html(full_html=False, include_plotlyjs=False, div_id="pa-confidence",
+                                                config={"displaylogo": False, "responsive": True})
+        parts.append(f'<div class="pa-figure" data-metric="confidence" data-model="">{inner}</div>')
+    if view.note:
+        parts.append(f'<p class="pa-confidence-note"><b>{html.escape(view.note)}</b></p>')
+    return "".join(parts)
+
+
+def build_html(run_id: int, store: Any, *, ppl_filter: str | None = None, frame: Any = None, records: Any = None,
+               complexity: RunComplexity | None = None) -> str:
+    """The self-contained HTML report of run ``run_id`` (see the module doc). ``records``
+    (:func:`experiment.result_records`) and ``complexity`` (:func:`run_complexity`) are computed when not given."""
     from plotly.offline import get_plotlyjs
 
-    from .experiment import results
+    from .experiment import result_records, results
 
     info = store.get_run(run_id)
     frame = results(run_id, store) if frame is None else frame
@@ -475,7 +504,8 @@ def build_html(run_id: int, store: Any, *, ppl_filter: str | None = None, frame:
              f"<h1>PromptAnatomy report: {e(info.name)}</h1>",
              f'<p class="pa-meta">Run #{info.id} · {e(info.status)} · figures show the variants '
              f"<b>{e(ppl_filter)}</b> (ppl_filter) · made offline: this file holds everything it shows.</p>",
-             "<h2>The run</h2>", _spec_table(info), _prompts(store, run_id)]
+             "<h2>The run</h2>", _spec_table(info), _prompts(store, run_id),
+             "<h2>Prompt complexity (PCM)</h2>", _complexity_section(store, run_id, complexity)]
     cleans = clean_rates(frame)
     if cleans:
         parts.append("<p>" + " · ".join(
@@ -497,6 +527,9 @@ def build_html(run_id: int, store: Any, *, ppl_filter: str | None = None, frame:
             items = ranking(frame, ppl_filter, m)
             parts.append(f"<h3>{e(m)}</h3><ol class=\"pa-ranking\">"
                          + "".join(f"<li>{e(f.reading)}</li>" for f in items) + "</ol>")
+        parts.append("<h2>Decoding confidence vs PSS</h2>")
+        parts.append(_confidence_section(frame, result_records(run_id, store) if records is None else records,
+                                         ppl_filter))
     parts.append("<h2>Every cell</h2><p class=\"pa-note\">asr = successes / n (judged answers); flip_rate: among "
                  "answers right on the clean prompt; errors, unjudged and not_run are outside n.</p>"
                  f'<div class="pa-cells">{_cells_table(frame)}</div></body></html>')
@@ -509,3 +542,258 @@ def write_html(run_id: int, store: Any, path: str | os.PathLike[str], **options:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(build_html(run_id, store, **options), encoding="utf-8")
     return path
+
+
+# ------------------------------------------------------------------------------------ decoding confidence vs PSS
+
+CONFIDENCE_HELP = ("Decoding confidence (ProSA): the probability the model gave to the first token of its answer, "
+                   "averaged over a point's perturbed prompts; PSS on the other axis. ProSA finds that prompts a model "
+                   "decodes more confidently are less sensitive: a negative Pearson r supports that reading.")
+#: Okabe–Ito colours (colour-blind-safe), one per model, and a marker symbol per model so grey prints still tell
+#: them apart.
+MODEL_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+MODEL_SYMBOLS = ("circle-open", "diamond-open", "square-open", "triangle-up-open", "cross-open", "x-open",
+                 "star-open", "hexagon-open")
+#: Per instance needs at least this many instances with a point in some model (else one point per cell).
+MIN_INSTANCES = 3
+
+
+@dataclass(frozen=True)
+class ConfidenceDot:
+    """One point of :func:`confidence_view`: an instance (or a cell ``component × perturbation``) of one model."""
+
+    model: str
+    label: str
+    confidence: float
+    pss: float
+
+
+@dataclass(frozen=True)
+class ConfidenceView:
+    """The points of the confidence-vs-PSS figure, Pearson's r over all of them (``r``, None when undefined: fewer
+    than 3 points or a constant axis) and per model, ``by`` (``instance`` or ``cell``) and the models whose backend
+    gave no token probabilities (``missing``)."""
+
+    by: str
+    points: tuple[ConfidenceDot, ...]
+    r: float | None
+    r_by_model: Mapping[str, float | None]
+    missing: tuple[str, ...]
+
+    @property
+    def note(self) -> str | None:
+        """What a reader needs to know when points are missing (None when every model has its points)."""
+        if self.missing:
+            one = len(self.missing) == 1
+            return (f"No token probabilities from {', '.join(self.missing)}: "
+                    + ("its backend" if one else "their backends")
+                    + " returned none (for example an OpenAI-compatible server without logprobs, or the Anthropic "
+                    "API), so " + ("its" if one else "their") + " decoding confidence is unknown and "
+                    + ("it has" if one else "they have") + " no points here.")
+        if not self.points:
+            return "No point has both a decoding confidence and a PSS yet (PSS needs judged answers)."
+        return None
+
+
+def _r_text(r: float | None) -> str:
+    return "r undefined" if r is None else f"r = {r:+.2f}"
+
+
+def confidence_view(frame: Any, records: Sequence[Mapping[str, Any]] | None = None, ppl_filter: str | None = None,
+                    by: str = "auto") -> ConfidenceView:
+    """Decoding confidence against PSS, per model. ``by="instance"`` (needs ``records``, the rows of
+    :func:`experiment.result_records`): one point per instance, its mean confidence over its perturbed prompts against
+    its PSS (:func:`metrics.confidence_vs_pss`); ``by="cell"``: one point per cell of ``frame`` (its ``confidence``
+    and ``pss`` columns); ``"auto"``: per instance when records are given and some model has at least
+    :data:`MIN_INSTANCES` instance points, else per cell. Pooled r: over every model's points."""
+    from .metrics import confidence_vs_pss, pearson
+
+    if by not in ("auto", "instance", "cell"):
+        raise ValueError(f"by must be auto, instance or cell, got {by!r}")
+    ppl_filter = ppl_filter or default_filter(frame)
+    mods = models(frame)
+    missing = tuple(m for m in mods if all(_nan(r.get("confidence")) for r in _rows(frame) if r["model"] == m))
+    per_model: dict[str, Any] = {}
+    if records is not None and by != "cell":
+        recs = [r for r in records if r.get("component") != CLEAN and r.get("ppl_filter") == ppl_filter]
+        per_model = {m: confidence_vs_pss([r for r in recs if r.get("model") == m]) for m in mods}
+        enough = any(len(v.points) >= MIN_INSTANCES for v in per_model.values())
+        if by == "instance" or enough:
+            points = tuple(ConfidenceDot(m, str(p.instance), p.confidence, p.pss)
+                           for m, v in per_model.items() for p in v.points)
+            pooled = confidence_vs_pss([{**r, "instance": (r.get("model"), r.get("instance"))} for r in recs])
+            return ConfidenceView("instance", points, pooled.r, {m: v.r for m, v in per_model.items()}, missing)
+    if by == "instance":
+        raise ValueError("by='instance' needs the run's records (experiment.result_records)")
+    points = tuple(ConfidenceDot(r["model"], f"{r['component']} × {r['perturbation']}", float(r["confidence"]),
+                                 float(r["pss"]))
+                   for r in _cells(frame, None, ppl_filter) if not _nan(r.get("confidence")) and not _nan(r.get("pss")))
+    r_by_model = {m: pearson([p.confidence for p in points if p.model == m], [p.pss for p in points if p.model == m])
+                  for m in mods}
+    return ConfidenceView("cell", points, pearson([p.confidence for p in points], [p.pss for p in points]),
+                          r_by_model, missing)
+
+
+def confidence_figure(view: ConfidenceView, title: str | None = None) -> Any:
+    """A plotly scatter of :func:`confidence_view`: x = mean first-token probability, y = PSS, both 0..1, one colour
+    and marker per model (its own r in the legend), the pooled Pearson r in the title. Without points: no axes, the
+    view's note in the middle instead of an empty plot."""
+    import plotly.graph_objects as go
+
+    e = html.escape
+    fig = go.Figure()
+    if not view.points:
+        fig.add_annotation(text=e(view.note or "No points."), showarrow=False, x=0.5, y=0.5, xref="paper",
+                           yref="paper", font={"size": 14, "color": "#555"}, width=640, align="center")
+        fig.update_layout(title={"text": "Decoding confidence vs PSS: nothing to plot", "font": {"size": 15}},
+                          xaxis={"visible": False}, yaxis={"visible": False}, height=260,
+                          margin={"l": 10, "r": 10, "t": 50, "b": 20}, plot_bgcolor="white")
+        return fig
+    unit = "instance" if view.by == "instance" else "cell (component × perturbation)"
+    for k, mod in enumerate(dict.fromkeys(p.model for p in view.points)):
+        pts = [p for p in view.points if p.model == mod]
+        # points of one model at the same place are drawn once, larger, their labels listed on hover
+        spots: dict[tuple[float, float], list[ConfidenceDot]] = {}
+        for p in pts:
+            spots.setdefault((round(p.confidence, 3), round(p.pss, 3)), []).append(p)
+        fig.add_trace(go.Scatter(
+            x=[xy[0] for xy in spots], y=[xy[1] for xy in spots], mode="markers+text",
+            name=f"{e(mod)} ({_r_text(view.r_by_model.get(mod))}, {len(pts)} points)",
+            text=[f"×{len(g)}" if len(g) > 1 else "" for g in spots.values()], textposition=("top right", "top left", "bottom right", "bottom left")[k % 4],
+            textfont={"size": 11, "color": MODEL_COLOURS[k % len(MODEL_COLOURS)]},
+            marker={"size": [11 + 4 * math.sqrt(len(g) - 1) for g in spots.values()],
+                    "color": MODEL_COLOURS[k % len(MODEL_COLOURS)], "symbol": MODEL_SYMBOLS[k % len(MODEL_SYMBOLS)],
+                    "line": {"width": 2.5, "color": MODEL_COLOURS[k % len(MODEL_COLOURS)]}},
+            hovertext=[f"{e(mod)} · confidence {xy[0]:.3f} · PSS {xy[1]:.2f}<br>"
+                       + "<br>".join(e(p.label) for p in g) for xy, g in spots.items()],
+            hovertemplate="%{hovertext}<extra></extra>"))
+    heading = title if title is not None else (
+        f"Decoding confidence vs PSS · one point per {unit} · Pearson {_r_text(view.r)} "
+        f"over {len(view.points)} points")
+    fig.update_layout(
+        title={"text": heading, "font": {"size": 15}},
+        xaxis={"title": "decoding confidence (mean first-token probability)", "range": [-0.05, 1.05],
+               "tickformat": ".1f", "zeroline": False},
+        yaxis={"title": "PSS (0 = never changes, 1 = always)", "range": [-0.05, 1.05], "tickformat": ".1f",
+               "zeroline": False},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0},
+        height=460, margin={"l": 10, "r": 10, "t": 50, "b": 40}, font={"size": 13})
+    return fig
+
+
+# ------------------------------------------------------------------------------------------- prompt complexity
+
+#: One line per PCM part: what it measures (``metrics/pcm.py`` documents every choice).
+PCM_HELP = {
+    "lexical": "mean IDF of the prompt's words against WordNet 3.0's glosses: rarer words score higher ('the' ≈ 1.9, "
+               "an unseen word ≈ 12.7).",
+    "syntactic": "mean approximate parse depth per sentence (clause and bracket nesting; 1 = a simple sentence), a "
+                 "stand-in for a parse tree.",
+    "semantic": "mean pairwise cosine distance of the sentences' all-MiniLM-L6-v2 embeddings (0 = every sentence "
+                "says the same; higher = more varied content).",
+    "structural": "k · ln(sentences / k + 1), k = the components present in the dissection: more parts, more "
+                  "structure.",
+    "task": "task level 1–5 (1 choose or classify … 5 design, prove or plan), estimated from cue words unless set.",
+}
+
+
+@dataclass(frozen=True)
+class RunComplexity:
+    """The PCM of a run's clean prompt(s): per part (``rows``: ``part``, ``mean``, ``low``, ``high``, ``weight``,
+    ``meaning``; ``mean`` None when the part could not be computed), the weighted ``total`` (mean over prompts, of
+    the parts computed), how many distinct clean prompts were scored (``prompts`` of ``total_prompts``), and
+    ``notes`` (what went wrong or was estimated)."""
+
+    prompts: int
+    total_prompts: int
+    rows: tuple[Mapping[str, Any], ...]
+    total: float | None
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"prompts": self.prompts, "total_prompts": self.total_prompts, "rows": [dict(r) for r in self.rows],
+                "total": self.total, "notes": list(self.notes)}
+
+
+def run_complexity(store: Any, run_id: int, *, limit: int = 20, embed: Any = None, reference: Any = None,
+                   weights: Mapping[str, float] | None = None, task: int | None = None) -> RunComplexity:
+    """:func:`metrics.pcm.pcm` of the run's distinct clean prompts (the first ``limit``), with their stored
+    dissections (the rule-based dissector where none was stored). The sentence embedder (all-MiniLM-L6-v2) loads
+    only when a prompt has two sentences or more; when it, or the WordNet reference, cannot be loaded, that part is
+    left out (``mean`` None, a note says why) and the total is the weighted sum of the other parts."""
+    from .experiment import _dissection_from_json
+    import importlib
+
+    pcm_mod = importlib.import_module(".metrics.pcm", __package__)  # the module (``metrics.pcm`` is the function)
+
+    notes: list[str] = []
+    failed: set[str] = set()
+    if reference is None:
+        try:
+            reference = pcm_mod.wordnet_reference()
+        except Exception as exc:  # WordNet missing: lexical left out
+            notes.append(f"lexical part not computed: {exc}")
+            failed.add("lexical")
+            reference = pcm_mod.IdfReference.from_documents([], name="none")
+    if embed is None:
+        real = pcm_mod.MiniLMEmbedder()
+
+        def embed(texts: list[str]) -> Any:  # lazy: the model loads on the first prompt with 2+ sentences
+            if "semantic" not in failed:
+                try:
+                    return real(texts)
+                except Exception as exc:
+                    notes.append(f"semantic part not computed (the sentence-embedding model could not be loaded: "
+                                 f"{exc})")
+                    failed.add("semantic")
+            return [[1.0] for _ in texts]
+
+    seen: dict[str, Any] = {}
+    for d in store.dissections(run_id):
+        if d["prompt"] not in seen:
+            seen[d["prompt"]] = d
+    chosen = list(seen.values())[:limit]
+    scores = []
+    for d in chosen:
+        diss = _dissection_from_json(d["prompt"], d.get("dissection") or {})
+        scores.append(pcm_mod.pcm(diss if diss.sentences else d["prompt"], task=task, weights=weights, embed=embed,
+                                  reference=reference))
+    rows, total = [], None
+    if scores:
+        w = scores[0].weights
+        for part in pcm_mod.PARTS:
+            vals = [s.parts()[part] for s in scores]
+            ok = part not in failed
+            rows.append({"part": part, "mean": sum(vals) / len(vals) if ok else None,
+                         "low": min(vals) if ok else None, "high": max(vals) if ok else None,
+                         "weight": w[part], "meaning": PCM_HELP[part]})
+        total = sum(r["weight"] * r["mean"] for r in rows if r["mean"] is not None)
+        if any(s.task_estimated for s in scores):
+            notes.append("task estimated from the prompt's cue words (set it to override).")
+        if failed:
+            notes.append(f"total without: {', '.join(sorted(failed))}.")
+    return RunComplexity(len(chosen), len(seen), tuple(rows), total, tuple(notes))
+
+
+def _num(x: Any) -> str:
+    return "–" if _nan(x) else f"{float(x):.2f}"
+
+
+def complexity_table(c: RunComplexity) -> str:
+    """The PCM of a run as a small HTML table (part, value or mean with range, weight, meaning), text escaped."""
+    e = html.escape
+    if not c.rows:
+        return '<p class="pa-note">No clean prompt stored: no prompt complexity.</p>'
+    several = c.prompts > 1
+    head = ("<tr><th>part</th><th>" + ("mean (min–max)" if several else "value") + "</th><th>weight</th>"
+            "<th>what it measures</th></tr>")
+    body = "".join(
+        f'<tr data-part="{e(r["part"])}"><td>{e(r["part"])}</td><td>{_num(r["mean"])}'
+        + (f" ({_num(r['low'])}–{_num(r['high'])})" if several and r["mean"] is not None else "")
+        + f"</td><td>{float(r['weight']):g}</td><td>{e(r['meaning'])}</td></tr>" for r in c.rows)
+    body += f'<tr class="pa-total"><th>PCM (weighted total)</th><th>{_num(c.total)}</th><td></td><td></td></tr>'
+    scope = (f"{c.prompts} distinct clean prompt(s)" + (f" (the first {c.prompts} of {c.total_prompts})"
+                                                         if c.total_prompts > c.prompts else ""))
+    notes = "".join(f'<p class="pa-note">{e(n)}</p>' for n in c.notes)
+    return (f'<p class="pa-note">Over {e(scope)}. The parts are on their own scales; the total is comparable only '
+            f'between prompts scored with the same weights.</p><table class="pa-pcm">{head}{body}</table>{notes}')

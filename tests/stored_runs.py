@@ -3,7 +3,7 @@
 judgments, one provider error). The judgments follow a fixed pattern, so every cell's counts are known."""
 from __future__ import annotations
 
-from promptanatomy_core.models.base import ChatResponse
+from promptanatomy_core.models.base import ChatResponse, TokenProb
 from promptanatomy_core.store import RunStore
 
 PROMPT = ("You are a careful <script>alert(1)</script> medical researcher.\n"
@@ -25,6 +25,14 @@ def fails(model: str, component: str, strategy: str, seed: int, instance: str) -
     return False
 
 
+def first_token_prob(wrong: bool, seed: int | None, instance: str, instances=INSTANCES) -> float:
+    """The scripted probability of the answer's first token (``probabilities=True``): wrong answers are decoded
+    unsurely (0.35, 0.45 by seed), right ones surely (0.95 for the first instance, 0.05 less for each next one)."""
+    if wrong:
+        return 0.35 + 0.1 * (seed or 0)
+    return 0.95 - 0.05 * list(instances).index(instance)
+
+
 def _edit(component: str, strategy: str, seed: int) -> tuple[int, int, str]:
     word = {"Role": "careful", "Directive": "abstract", "CRT": "one"}[component]
     start = PROMPT.index(word)
@@ -34,19 +42,23 @@ def _edit(component: str, strategy: str, seed: int) -> tuple[int, int, str]:
 
 
 def make_run(store: RunStore, name: str = "demo run", models=("scripted:m1", "scripted:m2"), prompt: str = PROMPT,
-             shift: int = 0, error: bool = True, keep_top: float | None = None) -> int:
+             shift: int = 0, error: bool = True, keep_top: float | None = None, probabilities: bool = False,
+             instances=INSTANCES) -> int:
     """A finished run of ``models`` over two instances × COMPONENTS × STRATEGIES × two seeds (n=2, no PPL filter).
     ``shift``: 1 flips Directive × SCI to always correct (a second, "after" run). ``keep_top``: stored as the spec's
-    perplexity filter, with the seed-0 variants as the kept ones."""
-    spec = {"instances": [{"id": i, "prompt": prompt, "tagged": "", "expected": "yes"} for i in INSTANCES],
+    perplexity filter, with the seed-0 variants as the kept ones. ``probabilities``: responses carry token
+    probabilities (a white-space token, then the answer's first token with :func:`first_token_prob`, then ".");
+    without, no token probabilities (as from an OpenAI-compatible server without logprobs). ``instances``: their
+    ids."""
+    spec = {"instances": [{"id": i, "prompt": prompt, "tagged": "", "expected": "yes"} for i in instances],
             "models": list(models), "components": list(COMPONENTS), "strategies": list(STRATEGIES), "baselines": [],
             "n": 2, "ratio": 0.1, "seed": 0, "keep_top": keep_top, "send_dropped": True, "system_mode": "user",
             "temperature": 0.0, "max_tokens": 8, "criterion": "contains", "criterion_params": {},
             "dissector": "rules", "name": name}
     run_id = store.create_run(name, spec, status="running")
     variants, pos = [], 0
-    for i in INSTANCES:
-        store.save_dissection(run_id, i, INSTANCES.index(i), prompt, "yes", {"sentences": []})
+    for i in instances:
+        store.save_dissection(run_id, i, list(instances).index(i), prompt, "yes", {"sentences": []})
         variants.append({"variant_id": f"{i}|clean", "instance_id": i, "position": pos, "component": "clean",
                          "strategy": "clean", "seed": None, "text": prompt, "edits": [], "is_clean": True})
         pos += 1
@@ -77,7 +89,11 @@ def make_run(store: RunStore, name: str = "demo run", models=("scripted:m1", "sc
             if shift and v["component"] == "Directive" and v["strategy"] == "SCI":
                 wrong = False
         text = "No." if wrong else "Yes."
-        store.save_response(rid, ChatResponse(text=text, input_tokens=20, output_tokens=2))
+        tokens = ()
+        if probabilities:
+            tokens = (TokenProb("\n", 0.2), TokenProb(text[:-1], first_token_prob(wrong, v["seed"], v["instance_id"],
+                                                                                 instances)), TokenProb(".", 0.99))
+        store.save_response(rid, ChatResponse(text=text, tokens=tokens, input_tokens=20, output_tokens=2))
         store.save_judgment(rid, not wrong, None, "expected answer not found" if wrong else "contains 'yes'",
                             "contains")
     store.set_status(run_id, "done")

@@ -112,3 +112,26 @@ def test_exports_and_filter(store_path):
     assert "Download report.html" in {b.label for b in at.get("download_button")}
     at.radio(key="results.filter").set_value("all").run()
     assert not at.exception and len(charts(at)) == 4
+
+
+def test_confidence_tab_and_prompt_complexity(store_path):
+    with RunStore(store_path) as store:
+        make_run(store, "with probabilities", probabilities=True)
+    at = page()
+    labels = [t.label for t in at.tabs]
+    assert "Confidence vs PSS" in labels and "Prompt complexity" in labels
+    assert len(charts(at)) == 4 + 1  # the heatmaps + the confidence scatter
+    assert not any("No token probabilities" in i.value for i in at.info)
+    assert any("Decoding confidence (ProSA)" in c.value for c in at.caption)
+    pcm = next(f.value for f in at.dataframe if "what it measures" in f.value.columns)
+    assert list(pcm["part"]) == ["lexical", "syntactic", "semantic", "structural", "task", "PCM (weighted total)"]
+    assert pcm["value"].notna().all()
+    assert not at.warning
+
+
+def test_confidence_tab_without_token_probabilities(store_path):
+    with RunStore(store_path) as store:
+        make_run(store, "no logprobs", models=("scripted:m1",), error=False)
+    at = page()
+    assert len(charts(at)) == 2  # ASR and PSS heatmaps, no empty scatter
+    assert any("No token probabilities from scripted:m1" in i.value for i in at.info)

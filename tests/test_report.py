@@ -156,3 +156,102 @@ def test_filtered_run_shows_the_kept_variants_by_default(tmp_path):
         assert report.matrix(frame, "scripted:m1", "asr", "all").z[1][0] == 0.5
         assert len(report.cell_variants(run_id, store, "scripted:m1", "Directive", "SCI", "top50%")) == 2
         assert "figures show the variants <b>top50%</b>" in report.build_html(run_id, store)
+
+
+# ------------------------------------------------------------------------------- decoding confidence vs PSS
+
+def test_confidence_vs_pss_per_cell(tmp_path):
+    from promptanatomy_core.experiment import result_records
+    from promptanatomy_core.metrics import pearson
+
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        run_id = make_run(store, probabilities=True)
+        frame, records = results(run_id, store), result_records(run_id, store)
+    view = report.confidence_view(frame, records)
+    # two instances only: one point per cell (3 components × 2 perturbations × 2 models)
+    assert view.by == "cell" and len(view.points) == 12 and not view.missing and view.note is None
+    # Directive × WOD on m1: every answer wrong, first tokens 0.35 / 0.45 → 0.40; PSS per instance 2/3
+    dot = next(p for p in view.points if p.model == "scripted:m1" and p.label == "Directive × WOD")
+    assert dot.confidence == pytest.approx(0.40) and dot.pss == pytest.approx(2 / 3)
+    cells = frame[(frame.component != "clean") & frame.confidence.notna() & frame.pss.notna()]
+    assert view.r == pytest.approx(pearson(list(cells.confidence), list(cells.pss))) and view.r < -0.5
+    fig = report.confidence_figure(view)
+    assert [t.type for t in fig.data] == ["scatter", "scatter"]
+    assert sum(int(t[1:]) if t else 1 for tr in fig.data for t in tr.text) == 12  # coinciding points drawn once
+    assert f"Pearson r = {view.r:+.2f} over 12 points" in fig.layout.title.text
+    assert "scripted:m1 (r = " in fig.data[0].name
+
+
+def test_confidence_vs_pss_per_instance(tmp_path):
+    from promptanatomy_core.experiment import result_records
+    from promptanatomy_core.metrics import confidence_vs_pss
+
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        run_id = make_run(store, probabilities=True, instances=("a", "b", "c"))
+        frame, records = results(run_id, store), result_records(run_id, store)
+    view = report.confidence_view(frame, records)
+    assert view.by == "instance" and len(view.points) == 6
+    a = next(p for p in view.points if p.model == "scripted:m1" and p.label == "a")
+    # instance a on m1: 8 right answers (0.95), Directive's wrong ones 0.45, 0.35, 0.45; one provider error
+    assert a.confidence == pytest.approx((8 * 0.95 + 0.45 + 0.35 + 0.45) / 11)
+    perturbed = [dict(r, instance=(r["model"], r["instance"])) for r in records if r["component"] != "clean"]
+    assert view.r == pytest.approx(confidence_vs_pss(perturbed).r)
+    assert f"one point per instance · Pearson r = {view.r:+.2f} over 6 points" in (
+        report.confidence_figure(view).layout.title.text)
+    assert report.confidence_view(frame, records, by="cell").by == "cell"
+
+
+def test_confidence_without_token_probabilities_says_so(run, tmp_path):
+    store, run_id, frame = run
+    view = report.confidence_view(frame)
+    assert not view.points and view.missing == MODELS
+    assert "No token probabilities from scripted:m1, scripted:m2" in view.note and "logprobs" in view.note
+    fig = report.confidence_figure(view)
+    assert not fig.data and fig.layout.annotations[0].text == view.note.replace("'", "&#x27;")
+    raw = report.build_html(run_id, store, complexity=report.RunComplexity(0, 0, (), None, ()))
+    assert "Decoding confidence vs PSS" in raw and "No token probabilities from scripted:m1" in raw
+    assert 'data-metric="confidence"' not in raw
+
+
+# --------------------------------------------------------------------------------------- prompt complexity
+
+def _pcm_rows(raw: str) -> list[str]:
+    import re
+
+    table = re.search(r'<table class="pa-pcm">(.*?)</table>', raw, re.S)
+    assert table, "no PCM table"
+    return re.findall(r'<tr data-part="(\w+)">', table.group(1))
+
+
+def test_html_report_with_confidence_figure_and_pcm_table(tmp_path):
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        run_id = make_run(store, "probs", probabilities=True)
+        raw = report.build_html(run_id, store)
+    p = _Parse()
+    p.feed(raw)
+    assert ("confidence", "") in [(f["data-metric"], f["data-model"]) for f in p.figures]
+    assert p.graph_divs == 5 and 'id="pa-confidence"' in raw
+    assert "No token probabilities" not in raw
+    assert _pcm_rows(raw) == ["lexical", "syntactic", "semantic", "structural", "task"]
+    assert "PCM (weighted total)" in raw and "all-MiniLM-L6-v2" in raw
+    assert "Prompt complexity not computed" not in raw and "semantic part not computed" not in raw
+
+
+def test_run_complexity_degrades_without_the_embedder(run, monkeypatch):
+    from promptanatomy_core.metrics.pcm import MiniLMEmbedder
+
+    store, run_id, _ = run
+
+    def broken(cls):
+        raise RuntimeError("no model here")
+
+    monkeypatch.setattr(MiniLMEmbedder, "load", classmethod(broken))
+    c = report.run_complexity(store, run_id)
+    rows = {r["part"]: r for r in c.rows}
+    assert list(rows) == ["lexical", "syntactic", "semantic", "structural", "task"] and c.prompts == 1
+    assert rows["semantic"]["mean"] is None and any("semantic part not computed" in n and "no model here" in n
+                                                     for n in c.notes)
+    assert c.total == pytest.approx(sum(r["mean"] for k, r in rows.items() if k != "semantic"))
+    html_table = report.complexity_table(c)
+    assert "semantic part not computed" in html_table and "total without: semantic" in html_table
+    assert _pcm_rows(html_table) == list(rows)

@@ -30,6 +30,26 @@ def cells(path: str, run_id: int, updated: str):
         return results(run_id, store)
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def records(path: str, run_id: int, updated: str) -> list[dict]:
+    """:func:`experiment.result_records` of the run (per request: instance, correctness, decoding confidence)."""
+    from promptanatomy_core.experiment import result_records
+
+    with RunStore(path) as store:
+        return result_records(run_id, store)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def complexity(path: str, run_id: int, updated: str) -> report.RunComplexity | str:
+    """:func:`report.run_complexity` of the run's clean prompt(s), computed once per run (the sentence-embedding
+    model loads lazily, on the first prompt with two sentences or more); a string saying why when it failed."""
+    try:
+        with RunStore(path) as store:
+            return report.run_complexity(store, run_id)
+    except Exception as exc:  # the page degrades with a note, never an exception
+        return f"Prompt complexity not computed: {exc}"
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def cell_variants(path: str, run_id: int, updated: str, model: str, component: str, perturbation: str,
                   ppl_filter: str) -> list[dict]:
@@ -39,8 +59,11 @@ def cell_variants(path: str, run_id: int, updated: str, model: str, component: s
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def html_report(path: str, run_id: int, updated: str, ppl_filter: str) -> str:
+    pcm = complexity(path, run_id, updated)
     with RunStore(path) as store:
-        return report.build_html(run_id, store, ppl_filter=ppl_filter)
+        return report.build_html(run_id, store, ppl_filter=ppl_filter, frame=cells(path, run_id, updated),
+                                 records=records(path, run_id, updated),
+                                 complexity=pcm if isinstance(pcm, report.RunComplexity) else None)
 
 
 def variants_csv(store: RunStore, run_id: int) -> str:
@@ -56,5 +79,7 @@ def run_json(store: RunStore, run_id: int) -> str:
 def clear() -> None:
     """Forget cached reads (after a rename or a delete)."""
     cells.clear()
+    records.clear()
+    complexity.clear()
     cell_variants.clear()
     html_report.clear()
