@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from promptanatomy_core.models.base import register_provider
 from promptanatomy_core.store import RunStore
-from test_experiment import Scripted
+from test_experiment import TAGGED, Scripted
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "app_pages/run.py"
@@ -126,6 +126,63 @@ def test_an_interrupted_run_resumes(store_path):
         info = store.get_run(first.run_id)
         assert info.status == "done" and info.responses == 5
     assert any(s.value.startswith(f"Run #{first.run_id}: done") for s in at.success)
+
+
+def _estimate_and_start(at: AppTest, components=("Directive",), strategies=("WOD",)) -> AppTest:
+    at.multiselect(key="run.components").set_value(list(components))
+    at.multiselect(key="run.strategies").set_value(list(strategies)).run()
+    click(at, "run.estimate")
+    return click(at, "run.start")
+
+
+def test_provider_errors_and_a_missing_key_are_messages(store_path, monkeypatch):
+    at = page(rules(PROMPT), models=("scriptedapp:flaky",))
+    _estimate_and_start(at, ("Role", "Directive", "Output Formatting"), ("SCI", "WOD"))
+    errors = [e.value for e in at.error]
+    assert errors and "request(s) failed (last: HTTP 500: scripted failure)" in errors[0]
+    with RunStore(store_path) as store:
+        (info,) = store.list_runs()
+        assert info.errors > 0 and info.responses + info.errors == info.requests  # nothing lost
+    for variable in ("OPENAI_API_KEY", "OPENAI_COMPATIBLE_API_KEY"):
+        monkeypatch.delenv(variable, raising=False)
+    at = page(rules(PROMPT), models=("openai:gpt-4o-mini",))
+    _estimate_and_start(at)
+    errors = [e.value for e in at.error]
+    assert errors and errors[0].startswith("Cannot start:") and "OPENAI_API_KEY" in errors[0]
+
+
+def test_the_perturb_pages_settings_and_a_pa_dataset(store_path, tmp_path, monkeypatch):
+    from ui import engine
+
+    d = rules(PROMPT)
+    settings = engine.PerturbSettings(cells=(("Role", "SCI"), ("Directive", "SCI")), n=2, seed=3, score=False)
+    from ui.state import VariantSet, dissection_key
+
+    stored = VariantSet(dissection_key(d), engine.PerturbResult(settings, d.prompt))
+    at = page(d, **{"pa.variants": stored})
+    assert at.toggle(key="run.use_perturb").value
+    assert not any(m.key == "run.components" for m in at.multiselect)
+    click(at, "run.estimate")
+    assert metrics(at)["Requests"] == str(2 * 2 + 1)
+    click(at, "run.start")
+    with RunStore(store_path) as store:
+        spec = store.list_runs()[0].spec
+        assert (spec["components"], spec["strategies"], spec["n"], spec["seed"]) == (["Role", "Directive"], ["SCI"],
+                                                                                      2, 3)
+    folder = tmp_path / "pacp"
+    folder.mkdir()
+    (folder / "Tiny-PA.json").write_text(json.dumps([
+        {"context_output": TAGGED.format(topic="Aspirin", n=120), "answer": "yes"},
+        {"context_output": TAGGED.format(topic="Statins", n=80), "answer": "no"}]), encoding="utf-8")
+    monkeypatch.setenv("PROMPTANATOMY_DATA_DIR", str(folder))
+    at = page(**{"run.mode": "Dataset"})
+    assert at.selectbox(key="run.source").value == "Tiny-PA"
+    at.number_input(key="run.limit").set_value(1)
+    _estimate_and_start(at)
+    assert not at.error, [e.value for e in at.error]
+    with RunStore(store_path) as store:
+        info = store.list_runs()[0]
+        assert info.responses == 2 and [i["id"] for i in info.spec["instances"]] == ["Tiny-PA#0"]
 
 
 def _jsonl(tmp_path, rows) -> str:

@@ -150,15 +150,16 @@ def build_runners(models: list) -> dict[str, Any]:
 
 
 def start(planned: Planned, runners: dict[str, Any], name: str, progress: Callable[[Any], None]) -> Any:
-    """Execute the plan into the run store (carrying on ``planned.run_id`` when set); returns ExecuteResult and the
-    last provider error message (or None)."""
+    """Execute the plan into the run store, carrying on the stored run of the same spec when there is one (e.g. a
+    run stopped since the estimate); returns ExecuteResult and the last provider error message (or None)."""
+    from promptanatomy_core.cli.run import find_run
     from promptanatomy_core.experiment import execute
 
     from ui import results
 
     with results.open_store() as store:
-        out = execute(planned.plan, store, run_id=planned.run_id, name=name or None, runner=runners,
-                      progress=progress)
+        run_id = find_run(store, planned.plan.spec)
+        out = execute(planned.plan, store, run_id=run_id, name=name or None, runner=runners, progress=progress)
         errors = store.errors(out.run_id) if out.errors else []
     results.clear()
     return out, (errors[-1]["message"] if errors else None)
