@@ -227,6 +227,35 @@ def test_bad_mapping_is_an_error(store_path, tmp_path):
     ok(at)
     assert any("Choose the prompt column" in e.value for e in at.error)
     assert not any(b.key == "run.start" for b in at.button)
+    for bad in (str(tmp_path / "missing.jsonl"), str(tmp_path / "notes.txt")):
+        at = _dataset_page(bad)
+        assert any(bad in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_stop_leaves_an_interrupted_resumable_run(store_path):
+    """The Stop button works as any click during a run does: Streamlit interrupts the script at its next call (here
+    the progress display), execute stores the run as interrupted with every answer that landed."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+
+    from promptanatomy_core.experiment import ExperimentSpec, plan
+    from ui import run as ui_run
+
+    spec = ExperimentSpec.from_prompt(PROMPT, None, models=(MODEL,), components=("Role", "Directive"),
+                                      strategies=("SCI", "WOD"), keep_top=None, max_tokens=4, criterion="differs")
+    seen = []
+
+    def progress(ev):
+        seen.append(ev)
+        if len(seen) == 2:
+            raise RerunException(None)
+
+    planned = ui_run.Planned(ui_run.spec_key(spec), plan(spec), None, None)
+    with pytest.raises(RerunException):
+        ui_run.start(planned, ui_run.build_runners(ui_run.run_models((MODEL,), [])), "", progress)
+    with RunStore(store_path) as store:
+        (info,) = store.list_runs()
+        assert info.status == "interrupted" and info.responses == 2 < info.requests
+    assert [r.id for r in ui_run.interrupted_runs()] == [info.id]
 
 
 @pytest.mark.slow
