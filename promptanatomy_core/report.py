@@ -769,7 +769,7 @@ def run_complexity(store: Any, run_id: int, *, limit: int = 20, embed: Any = Non
                          "weight": w[part], "meaning": PCM_HELP[part]})
         total = sum(r["weight"] * r["mean"] for r in rows if r["mean"] is not None)
         if any(s.task_estimated for s in scores):
-            notes.append("task estimated from the prompt's cue words (set it to override).")
+            notes.append("task: no level was set for this run, so it is estimated from the prompt's cue words.")
         if failed:
             notes.append(f"total without: {', '.join(sorted(failed))}.")
     return RunComplexity(len(chosen), len(seen), tuple(rows), total, tuple(notes))
