@@ -244,12 +244,13 @@ try:
         elif not pcm.rows:
             st.info("No clean prompt stored: no prompt complexity.")
         else:
-            st.dataframe(
-                [{"part": r["part"], "value": r["mean"], "weight": r["weight"], "what it measures": r["meaning"]}
-                 for r in pcm.rows] + [{"part": "PCM (weighted total)", "value": pcm.total, "weight": None,
-                                        "what it measures": ""}],
-                hide_index=True, width="stretch",
-                column_config={"value": st.column_config.NumberColumn(format="%.2f")})
+            import pandas as pd  # a static table: the one-line meanings wrap instead of being cut
+
+            st.table(pd.DataFrame(
+                [{"part": r["part"], "value": report.number(r["mean"]), "weight": f"{r['weight']:g}",
+                  "what it measures": r["meaning"]} for r in pcm.rows]
+                + [{"part": "PCM (weighted total)", "value": report.number(pcm.total), "weight": "",
+                    "what it measures": ""}]).set_index("part"))
             scope = f"{pcm.prompts} distinct clean prompt(s)"
             if pcm.total_prompts > pcm.prompts:
                 scope += f" (the first {pcm.prompts} of {pcm.total_prompts})"

@@ -775,7 +775,8 @@ def run_complexity(store: Any, run_id: int, *, limit: int = 20, embed: Any = Non
     return RunComplexity(len(chosen), len(seen), tuple(rows), total, tuple(notes))
 
 
-def _num(x: Any) -> str:
+def number(x: Any) -> str:
+    """``6.4255`` → ``6.43``; missing → ``–``."""
     return "–" if _nan(x) else f"{float(x):.2f}"
 
 
@@ -788,10 +789,10 @@ def complexity_table(c: RunComplexity) -> str:
     head = ("<tr><th>part</th><th>" + ("mean (min–max)" if several else "value") + "</th><th>weight</th>"
             "<th>what it measures</th></tr>")
     body = "".join(
-        f'<tr data-part="{e(r["part"])}"><td>{e(r["part"])}</td><td>{_num(r["mean"])}'
-        + (f" ({_num(r['low'])}–{_num(r['high'])})" if several and r["mean"] is not None else "")
+        f'<tr data-part="{e(r["part"])}"><td>{e(r["part"])}</td><td>{number(r["mean"])}'
+        + (f" ({number(r['low'])}–{number(r['high'])})" if several and r["mean"] is not None else "")
         + f"</td><td>{float(r['weight']):g}</td><td>{e(r['meaning'])}</td></tr>" for r in c.rows)
-    body += f'<tr class="pa-total"><th>PCM (weighted total)</th><th>{_num(c.total)}</th><td></td><td></td></tr>'
+    body += f'<tr class="pa-total"><th>PCM (weighted total)</th><th>{number(c.total)}</th><td></td><td></td></tr>'
     scope = (f"{c.prompts} distinct clean prompt(s)" + (f" (the first {c.prompts} of {c.total_prompts})"
                                                          if c.total_prompts > c.prompts else ""))
     notes = "".join(f'<p class="pa-note">{e(n)}</p>' for n in c.notes)
