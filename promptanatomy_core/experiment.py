@@ -23,12 +23,21 @@ With ``keep_top`` (the paper's 0.2) every variant is scored and, by default (``s
 so :func:`results` reports each cell twice: ``ppl_filter = "all"`` (every variant) and ``"top20%"`` (only the variants
 the filter kept). ``send_dropped=False`` sends only the kept ones (cheaper; the "all" rows then hold the kept ones
 too and are left out). ``keep_top=None`` scores nothing; the rows say ``"all"``.
+
+A template experiment (:meth:`ExperimentSpec.from_template`): a prompt template with ``{name}`` placeholders and a
+table of test inputs. The template is dissected and perturbed once (placeholders are protected, so every variant keeps
+them); the clean template and each variant are then filled with every row (``str.format_map``; ``{{``/``}}`` are
+literal braces), one instance per row with the row's expected answer, so PSS per instance is the sensitivity across
+the same prompt variants for each test input, as in ProSA.
 """
 from __future__ import annotations
 
+import bisect
 import hashlib
+import re
+import string
 import threading
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from .models.base import ChatRequest, ChatResponse, TokenProb
@@ -110,6 +119,10 @@ class ExperimentSpec:
     criterion_params: Mapping[str, Any] = field(default_factory=dict)
     dissector: str = "rules"
     name: str = ""
+    #: A template experiment: the template (plain, or XML-tagged when the instances are) and, per instance, the
+    #: placeholder values of its row (see :meth:`from_template`); "" and () otherwise.
+    template: str = ""
+    rows: tuple[Mapping[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("instances", "models", "components", "strategies", "baselines"):
@@ -120,6 +133,9 @@ class ExperimentSpec:
         object.__setattr__(self, "instances", tuple(i if isinstance(i, Instance) else Instance(**i)
                                                     for i in self.instances))
         object.__setattr__(self, "criterion_params", dict(self.criterion_params or {}))
+        object.__setattr__(self, "rows", tuple(dict(r) for r in self.rows))
+        if self.template and len(self.rows) != len(self.instances):
+            raise ExperimentError("a template experiment needs one row of values per instance")
         if not self.instances:
             raise ExperimentError("an experiment needs at least one instance (a prompt or a dataset record)")
         ids = [i.id for i in self.instances]
@@ -150,6 +166,33 @@ class ExperimentSpec:
                                                                                            expected=expected)
         return cls(instances=(inst,), **options)
 
+    @classmethod
+    def from_template(cls, template: str, rows: Sequence[Mapping[str, Any]], expected_key: str = "expected", *,
+                      tagged: bool | None = None, **options: Any) -> "ExperimentSpec":
+        """A spec for a prompt ``template`` (plain, or XML-tagged; ``tagged=None`` looks for component tags) with
+        ``{name}`` placeholders, and one instance (``row1``, ``row2``, …) per row: the template filled with the row's
+        values and its ``expected_key`` value as the expected answer (none when absent or empty). Columns that are no
+        placeholder are ignored; a placeholder without a value in a row is an error."""
+        names = template_fields(template)
+        if not names:
+            raise ExperimentError("the template has no {placeholder} to fill with the inputs")
+        if tagged is None:
+            from .datasets import _COMPONENT_TAG
+
+            tagged = bool(_COMPONENT_TAG.search(template))
+        values, instances = [], []
+        for k, row in enumerate(rows, 1):
+            missing = [n for n in names if row.get(n) is None]
+            if missing:
+                raise ExperimentError(f"row {k}: no value for the placeholder {{{missing[0]}}}")
+            values.append({n: str(row[n]) for n in names})
+            text = fill_template(template, values[-1])
+            expected = row.get(expected_key)
+            expected = None if expected is None or str(expected) == "" else str(expected)
+            instances.append(Instance(f"row{k}", prompt="" if tagged else text, tagged=text if tagged else "",
+                                      expected=expected))
+        return cls(instances=tuple(instances), template=template, rows=tuple(values), **options)
+
     def criterion_object(self) -> Any:
         from .scoring.criteria import get_criterion
 
@@ -158,6 +201,9 @@ class ExperimentSpec:
     def to_json(self) -> dict:
         data = asdict(self)
         data["instances"] = [i.to_json() for i in self.instances]
+        data["rows"] = [dict(r) for r in self.rows]
+        if not self.template:  # a plain experiment's JSON stays as it was (stored runs still match)
+            del data["template"], data["rows"]
         for k in ("models", "components", "strategies", "baselines"):
             data[k] = list(data[k])
         return data
@@ -167,6 +213,50 @@ class ExperimentSpec:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         known["instances"] = tuple(Instance(**i) for i in data["instances"])
         return cls(**known)
+
+
+def template_fields(template: str) -> list[str]:
+    """The placeholder names of ``template`` (``{name}``), in order, each once; ExperimentError for a bad template."""
+    try:
+        names = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
+    except ValueError as exc:
+        raise ExperimentError(f"bad template: {exc}") from None
+    if any(not n.isidentifier() for n in names):
+        raise ExperimentError("template placeholders must be names, like {question}")
+    return list(dict.fromkeys(names))
+
+
+def fill_template(template: str, values: Mapping[str, str]) -> str:
+    """``template`` with its placeholders filled from ``values`` (``{{``/``}}`` give literal braces)."""
+    try:
+        return template.format_map(values)
+    except (KeyError, IndexError, ValueError, AttributeError) as exc:
+        raise ExperimentError(f"cannot fill the template: {exc!r}") from None
+
+
+_FIELD = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
+
+
+def _filler(template: str, values: Mapping[str, str]) -> Callable[[int], int]:
+    """Maps an offset of ``template`` to its place in the filled text."""
+    ends, deltas, delta = [], [], 0
+    for m in _FIELD.finditer(template):
+        delta += len(fill_template(m.group(), values)) - len(m.group())
+        ends.append(m.end())
+        deltas.append(delta)
+    return lambda pos: pos + (deltas[i - 1] if (i := bisect.bisect_right(ends, pos)) else 0)
+
+
+def _fill_dissection(d: Dissection, values: Mapping[str, str]) -> Dissection:
+    at, text = _filler(d.prompt, values), fill_template(d.prompt, values)
+    return Dissection(text, tuple(replace(s, start=at(s.start), end=at(s.end), text=text[at(s.start):at(s.end)])
+                                  for s in d.sentences), d.sources)
+
+
+def _fill_variant(v: Variant, template: str, values: Mapping[str, str]) -> Variant:
+    at = _filler(template, values)
+    return replace(v, text=fill_template(v.text, values),
+                   edits=tuple(Edit(at(e.start), at(e.end), e.replacement) for e in v.edits))
 
 
 # --------------------------------------------------------------------------------------------------------- the plan
@@ -274,10 +364,10 @@ def plan(spec: ExperimentSpec, *, scorer: Any = None, strategy_params: Mapping[s
     skipped: list[tuple[str, str, str, str]] = []
     clean_ppl: dict[str, float] = {}
     total = len(spec.instances)
-    for k, inst in enumerate(spec.instances):
-        d = inst.dissect(dissector if dissector is not None else spec.dissector)
-        dissections[inst.id] = d
-        found: list[Variant] = []
+    dissector = dissector if dissector is not None else spec.dissector
+
+    def perturb(d: Dissection) -> tuple[list[Variant], list[tuple[str, str, str]]]:
+        found, skips = [], []
         cells = []
         if spec.components and spec.strategies:
             cells.append((spec.components, spec.strategies))
@@ -287,7 +377,29 @@ def plan(spec: ExperimentSpec, *, scorer: Any = None, strategy_params: Mapping[s
             grid = perturb_grid(d, comps, strats, ratio=spec.ratio, seed=spec.seed, n=spec.n,
                                 params=dict(strategy_params or {}))
             found.extend(grid.all())
-            skipped.extend((inst.id, c, s, reason) for (c, s), reason in grid.skipped.items())
+            skips.extend((c, s, reason) for (c, s), reason in grid.skipped.items())
+        return found, skips
+
+    if spec.template:  # dissected and perturbed once; filled per row below
+        tagged = bool(spec.instances[0].tagged)
+        template_d = Instance("template", prompt="" if tagged else spec.template,
+                              tagged=spec.template if tagged else "").dissect(dissector)
+        template_found, template_skips = perturb(template_d)
+    for k, inst in enumerate(spec.instances):
+        if spec.template:
+            values = spec.rows[k]
+            d = _fill_dissection(template_d, values)
+            found, skips = [], list(template_skips)
+            for v in template_found:
+                try:
+                    found.append(_fill_variant(v, template_d.prompt, values))
+                except ExperimentError:  # e.g. a whole-prompt baseline that broke a placeholder's braces
+                    skips.append((v.component, v.strategy, f"seed {v.seed}: the variant's placeholders are broken"))
+        else:
+            d = inst.dissect(dissector)
+            found, skips = perturb(d)
+        dissections[inst.id] = d
+        skipped.extend((inst.id, *skip) for skip in skips)
         if spec.keep_top is not None and found:
             if scorer is None:
                 from .scoring.perplexity import PerplexityScorer

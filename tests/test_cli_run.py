@@ -156,6 +156,53 @@ def test_single_prompt_with_expected_answer(env, capsys):
     assert (pd.read_csv(env / "plain" / "results.csv").component == "Directive").any()
 
 
+def test_template_with_inputs_table(env, capsys):
+    template = env / "template.txt"
+    template.write_text("You are a careful geographer. Answer the question with one word.\nQuestion: {question}\n"
+                        "Reply in lower case.", encoding="utf-8")
+    inputs = env / "inputs.csv"
+    pd.DataFrame([{"question": "What is the capital of France?", "gold": "paris", "note": "unused"},
+                  {"question": "Which French city hosts the Louvre?", "gold": "paris", "note": ""},
+                  {"question": "Where is the Eiffel Tower?", "gold": "paris", "note": ""}]).to_csv(inputs, index=False)
+    code, out, err = _run(capsys, "--prompt", template, "--inputs", inputs, "--expected-column", "gold",
+                          "--models", "runscripted:a", "--components", "Role", "Directive", "--strategies", "SCI",
+                          "WOD", "-n", "2", "--keep-top", "none", "--max-tokens", "4", "--out", env / "tpl")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["status"] == "done" and summary["planned"] == 3 * (1 + 2 * 2 * 2)
+    frame = pd.read_csv(env / "tpl" / "results.csv")
+    cells = frame[frame.component != "clean"]
+    assert len(cells) == 4 and (cells.n == 6).all() and (cells.instances == 3).all()
+    assert (cells.pss_instances == 3).all()
+    assert frame[frame.component == "clean"].n.item() == 3
+    assert RunScripted.sent and not any("{question}" in t for t in RunScripted.sent)
+    for q in ("What is the capital of France?", "Where is the Eiffel Tower?"):  # every variant filled with each row
+        assert sum(f"Question: {q}" in t for t in RunScripted.sent) == 1 + 2 * 2 * 2
+    with RunStore(env / "runs.sqlite") as store:
+        ds = store.dissections(summary["run_id"])
+        assert [d["expected"] for d in ds] == ["paris"] * 3
+        assert ds[1]["prompt"].endswith("Question: Which French city hosts the Louvre?\nReply in lower case.")
+    code, out, err = _run(capsys, "--prompt", template, "--inputs", inputs, "--expected-column", "gold",
+                          "--models", "runscripted:a", "--components", "Role", "Directive", "--strategies", "SCI",
+                          "WOD", "-n", "2", "--keep-top", "none", "--max-tokens", "4", "--out", env / "tpl")
+    assert code == 0 and json.loads(out)["sent"] == 0 and json.loads(out)["run_id"] == summary["run_id"]
+
+
+@pytest.mark.parametrize("text, rows, message", [
+    ("Say yes or no.", "question\nx\n", "the template has no {placeholder}"),
+    ("Answer {question} in {language}.", "question\nx\n", "row 1: no value for the placeholder {language}"),
+])
+def test_template_errors_are_one_line(env, capsys, text, rows, message):
+    template, inputs = env / "t.txt", env / "rows.csv"
+    template.write_text(text, encoding="utf-8")
+    inputs.write_text(rows, encoding="utf-8")
+    code, out, err = _run(capsys, "--prompt", template, "--inputs", inputs, "--models", "runscripted:a",
+                          "--out", env / "o")
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("promptanatomy: error: ") and message in lines[0]
+
+
 def test_failed_requests_exit_1_after_writing_what_there_is(env, dataset, capsys):
     code, out, err = _run(capsys, "--dataset", dataset, "--tagged-column", "tagged", "--models", "runscripted:down",
                           "--components", "Role", "--strategies", "SCI", "--keep-top", "none", "--out", env / "down")
@@ -187,6 +234,12 @@ def test_failed_requests_exit_1_after_writing_what_there_is(env, dataset, capsys
       "--out", "o"], "unknown component 'Intro'"),
     (["--dataset", "{d}", "--expected", "x", "--models", "runscripted:a", "--out", "o"], "--expected applies to"),
     (["--resume", "99", "--out", "o"], "no run 99"),
+    (["--dataset", "{d}", "--inputs", "{d}", "--models", "runscripted:a", "--out", "o"],
+     "--inputs applies to --prompt"),
+    (["--dataset", "{d}", "--expected-column", "x", "--models", "runscripted:a", "--out", "o"],
+     "--expected-column applies to --inputs"),
+    (["--prompt", "{d}", "--inputs", "{d}", "--expected", "x", "--models", "runscripted:a", "--out", "o"],
+     "with --inputs the answers come from --expected-column"),
 ])
 def test_errors_are_one_line(env, dataset, capsys, argv, message):
     code, out, err = _run(capsys, *[a.replace("{d}", str(dataset)) for a in argv])

@@ -196,6 +196,69 @@ def test_spec_round_trips_and_rejects_bad_input():
     assert plan(one).sizes()["clean"] == 1
 
 
+TEMPLATE = ("You are a careful medical researcher. Answer the question with yes, no or maybe.\n"
+            "Question: {question}\nAnswer with one word, like {{yes}}.")
+ROWS = [{"question": "Does aspirin help?", "expected": "yes", "source": "unused"},
+        {"question": "Do statins cure colds?", "expected": "no"},
+        {"question": "Is coffee safe?", "expected": ""}]
+
+
+def test_template_is_perturbed_once_and_filled_per_row(tmp_path):
+    spec = ExperimentSpec.from_template(TEMPLATE, ROWS, models=("scripted:good",),
+                                        components=("Role", "Directive", "CRT"), strategies=("SCI", "WOD"), n=2,
+                                        keep_top=None)
+    assert [i.id for i in spec.instances] == ["row1", "row2", "row3"]
+    assert [i.expected for i in spec.instances] == ["yes", "no", None]
+    assert spec.rows == ({"question": "Does aspirin help?"}, {"question": "Do statins cure colds?"},
+                         {"question": "Is coffee safe?"})  # unused columns are dropped
+    assert ExperimentSpec.from_json(spec.to_json()) == spec
+    p = plan(spec)
+    by_cell: dict[tuple, dict[str, str]] = {}
+    for pv in p.variants:
+        v = pv.variant
+        by_cell.setdefault((v.component, v.strategy, v.seed), {})[pv.instance_id] = v.text
+    assert by_cell and all(sorted(rows) == ["row1", "row2", "row3"] for rows in by_cell.values())
+    clean = by_cell[(CLEAN, CLEAN, 0)]
+    for k, row in enumerate(ROWS, 1):
+        assert clean[f"row{k}"] == TEMPLATE.replace("{question}", row["question"]).replace("{{yes}}", "{yes}")
+        assert p.dissections[f"row{k}"].prompt == clean[f"row{k}"]
+    for cell, texts in by_cell.items():
+        # one variant of the template, filled with each row: the placeholder was never perturbed
+        for k, row in enumerate(ROWS, 1):
+            text = texts[f"row{k}"]
+            assert f"Question: {row['question']}" in text and "{question}" not in text and "{yes}" in text
+            template_text = text.replace(row["question"], "{question}")
+            assert template_text == texts["row1"].replace(ROWS[0]["question"], "{question}")
+    variant = next(pv.variant for pv in p.variants if pv.instance_id == "row2" and pv.variant.edits)
+    for e in variant.edits:  # edit offsets point into the filled text
+        assert variant.text[e.start:e.start + len(e.replacement)] == e.replacement
+    assert p.sizes()["clean"] == 3 and p.sizes()["variants"] == 3 * 3 * 2 * 2
+    assert [r.key for r in plan(spec).requests] == [r.key for r in p.requests]  # deterministic: resumable
+    with RunStore(tmp_path / "t.sqlite") as store:
+        run = execute(p, store, runner=_runner(batch_size=8))
+        assert run.status == "done" and run.answered == len(p.requests)
+        frame = results(run.run_id, store)
+        cells = frame[frame.component != CLEAN]
+        assert (cells.instances == 3).all()
+        # row3 has no expected answer, so "contains" cannot judge it: 2 rows × n=2 judged per cell, PSS over 2 rows
+        assert (cells.n == 4).all() and (cells.unjudged == 2).all() and (cells.pss_instances == 2).all()
+        assert resume(store, run.run_id, runner=_runner()).sent == 0
+
+
+def test_template_errors():
+    with pytest.raises(ValueError, match=r"row 2: no value for the placeholder \{question\}"):
+        ExperimentSpec.from_template(TEMPLATE, [ROWS[0], {"expected": "no"}], models=("scripted:good",))
+    with pytest.raises(ValueError, match="no {placeholder}"):
+        ExperimentSpec.from_template("Say {{yes}} or no.", ROWS, models=("scripted:good",))
+    with pytest.raises(ValueError, match="placeholders must be names"):
+        ExperimentSpec.from_template("Answer {0}.", ROWS, models=("scripted:good",))
+    tagged = ExperimentSpec.from_template("<Role>You are a judge.</Role>\n<Directive>Answer {question}</Directive>",
+                                          ROWS[:1], models=("scripted:good",), keep_top=None,
+                                          components=("Directive",), strategies=("SCI",))
+    assert tagged.instances[0].tagged.endswith("Answer Does aspirin help?</Directive>")
+    assert plan(tagged).dissections["row1"].prompt == "You are a judge.\nAnswer Does aspirin help?"
+
+
 # -------------------------------------------------------------------------------------------- the real model
 
 @pytest.mark.slow

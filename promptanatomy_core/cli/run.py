@@ -38,6 +38,12 @@ def add_run(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--prompt", metavar="FILE",
                    help="one prompt instead of a dataset: plain text (dissected with --dissector) or XML-tagged")
     p.add_argument("--expected", metavar="TEXT", help="with --prompt: its expected answer")
+    p.add_argument("--inputs", metavar="TABLE",
+                   help="with --prompt: the prompt is a template with {name} placeholders, perturbed once and filled "
+                        "with every row of TABLE (.csv/.tsv/.jsonl/.json: columns are placeholder values), one "
+                        "instance per row")
+    p.add_argument("--expected-column", default=None, metavar="NAME",
+                   help="with --inputs: the column of expected answers (default expected, when present)")
     p.add_argument("--models", nargs="+", metavar="SPEC",
                    help="model SPECs: local, local:<hf id or path>, openai:<model>[@<base_url>], anthropic:<model>")
     p.add_argument("--out", metavar="DIR", help="the folder to write the results into (created if missing)")
@@ -127,6 +133,14 @@ def _run_spec(args: argparse.Namespace):
     unknown = [b for b in baselines if b not in BASELINES]
     if unknown:
         raise UsageError(f"unknown baseline {unknown[0]!r}; one of: all, {', '.join(BASELINES)}")
+    if args.inputs is None and args.expected_column is not None:
+        raise UsageError("--expected-column applies to --inputs")
+    if args.inputs is not None:
+        if args.prompt is None:
+            raise UsageError("--inputs applies to --prompt TEMPLATE_FILE (a template with {name} placeholders)")
+        if args.expected is not None:
+            raise UsageError("--expected applies to a single prompt; with --inputs the answers come from "
+                             "--expected-column")
     if args.dataset is not None:
         if args.expected is not None:
             raise UsageError("--expected applies to --prompt; a dataset's answers come from its answer column")
@@ -145,14 +159,44 @@ def _run_spec(args: argparse.Namespace):
         tagged = bool(_COMPONENT_TAG.search(text))
         instances = (Instance("prompt", prompt="" if tagged else text, tagged=text if tagged else "",
                               expected=args.expected),)
+    options = dict(models=tuple(args.models), components=tuple(args.components), strategies=tuple(args.strategies),
+                   baselines=baselines, n=args.n, ratio=args.ratio, seed=args.seed, keep_top=keep_top,
+                   system_mode=args.system_mode, temperature=args.temperature, max_tokens=args.max_tokens,
+                   criterion=args.criterion, criterion_params=params, dissector=args.dissector, name=args.name)
+    if args.inputs is not None:
+        try:
+            rows = _read_rows(args.inputs, args.limit)
+        except DatasetInputError as exc:
+            raise CLIError(str(exc)) from None
     try:
-        return ExperimentSpec(instances=instances, models=tuple(args.models), components=tuple(args.components),
-                              strategies=tuple(args.strategies), baselines=baselines, n=args.n, ratio=args.ratio,
-                              seed=args.seed, keep_top=keep_top, system_mode=args.system_mode,
-                              temperature=args.temperature, max_tokens=args.max_tokens, criterion=args.criterion,
-                              criterion_params=params, dissector=args.dissector, name=args.name)
+        if args.inputs is not None:
+            return ExperimentSpec.from_template(text, rows, args.expected_column or "expected", tagged=tagged,
+                                                **options)
+        return ExperimentSpec(instances=instances, **options)
     except (ExperimentError, ValueError) as exc:
         raise UsageError(str(exc)) from None
+
+
+def _read_rows(path: str, limit: int | None) -> list[dict]:
+    """The rows of a --inputs table (with dataset_input's readers): one dict of column values a row."""
+    from .. import dataset_input as di
+
+    path = Path(path)
+    fmt, text = di.detect_format(path), di._text(path)
+    if fmt == "json":
+        try:
+            rows = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise di.DatasetInputError(f"{path} line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise di.DatasetInputError(f"{path}: expected a JSON list of objects (one row of inputs each)")
+    elif fmt == "jsonl":
+        rows = [item for _, item in di._jsonl_rows(path, text)]
+    else:
+        rows = [item for _, item, _ in di._csv_rows(path, text, "\t" if fmt == "tsv" else ",")]
+    if not rows:
+        raise di.DatasetInputError(f"{path}: holds no rows of inputs")
+    return rows[:limit]
 
 
 def _stored_form(spec: dict) -> dict:
