@@ -82,10 +82,9 @@ def test_local_token_count_uses_the_models_tokenizer():
     from promptanatomy_core.models.embedded import EmbeddedModelError, checkpoint_dir, is_converted
 
     try:
-        if not is_converted(checkpoint_dir()):
-            pytest.skip("the embedded model is not converted here")
+        assert is_converted(checkpoint_dir()), "make install converts the embedded model"
     except EmbeddedModelError as exc:
-        pytest.skip(str(exc))
+        pytest.fail(str(exc))
     counter = TokenCounter(spec=ModelSpec("local"))
     assert counter.exact
     n = counter.request(ChatRequest((Message("user", "What is the capital of France?"),)))

@@ -56,8 +56,7 @@ def test_lexnames_match_every_synset_in_the_data_files():
     """Each synset's lex_filenum (data.* field 2) names a lexicographer file of the synset's own category, and every
     one of the 45 files is used."""
     folder = resources.ensure_wordnet() / "corpora" / "wordnet"
-    if not folder.is_dir():
-        pytest.skip("WordNet comes from NLTK's zip here; the unpacked data files are not on disk")
+    assert folder.is_dir(), "make install unpacks WordNet into .venv/nltk_data/corpora/wordnet"
     used = set()
     for pos in ("noun", "verb", "adj", "adv"):
         with open(folder / f"data.{pos}", encoding="utf-8") as fh:
@@ -82,8 +81,7 @@ def test_install_wordnet_copies_and_is_idempotent(tmp_path):
     source = resources.ensure_wordnet() / "corpora" / "wordnet"
     if not source.is_dir():
         source = resources.DEBIAN_WORDNET_DIR
-    if not all((source / n).is_file() for n in resources.WORDNET_FILES):
-        pytest.skip("no unpacked WordNet files to copy from")
+    assert all((source / n).is_file() for n in resources.WORDNET_FILES), "no unpacked WordNet files to copy from"
     root = resources.install_wordnet(tmp_path / "nltk_data", source=source, allow_apt=False)
     target = root / "corpora" / "wordnet"
     assert (target / "lexnames").read_text() == resources.lexnames_text()
@@ -96,8 +94,7 @@ def test_install_wordnet_copies_and_is_idempotent(tmp_path):
 
 def test_nltk_data_env_is_honoured(tmp_path, monkeypatch):
     source = resources.ensure_wordnet() / "corpora" / "wordnet"
-    if not source.is_dir():
-        pytest.skip("no unpacked WordNet files to copy from")
+    assert source.is_dir(), "no unpacked WordNet files to copy from"
     root = resources.install_wordnet(tmp_path / "elsewhere", source=source, allow_apt=False)
     monkeypatch.setenv("NLTK_DATA", str(root))
     monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))  # restored afterwards
