@@ -113,7 +113,7 @@ def test_pcm_on_plain_text_with_the_real_parts():
               "claim. Answer with yes or no.")
     got = pcm(prompt)
     assert got.sentences == 3 and got.components >= 2 and got.task_estimated and got.task == 1.0
-    assert 1.5 < got.lexical < 12.7 and 0 < got.semantic < 1.5 and got.syntactic >= 1
+    assert got.lexical > 1.5 and got.lexical < 12.7 and 0 < got.semantic < 1.5 and got.syntactic >= 1
     assert got.total == pytest.approx(sum(got.parts().values()))
 
 
