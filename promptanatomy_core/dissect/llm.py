@@ -27,7 +27,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ..models.base import Backend, BackendError, ChatRequest, ChatResponse, Message, get_backend, parse_spec
 from ..settings import cache_dir
@@ -232,6 +232,22 @@ class SentenceError:
     message: str
 
 
+def _read_answers(indices: Iterable[int], responses: Sequence[ChatResponse], stage: str,
+                  labels: dict[int, frozenset[Component]], errors: list[SentenceError]) -> list[int]:
+    """Record each answer's labels (or its provider error) and return the indices whose answer named no valid label."""
+    unreadable = []
+    for i, resp in zip(indices, responses):
+        if not resp.ok:
+            errors.append(SentenceError(i, stage, resp.error or "error"))
+            continue
+        parsed = parse_labels(resp.text)
+        if parsed.ok:
+            labels[i] = parsed.labels
+        else:
+            unreadable.append(i)
+    return unreadable
+
+
 @register("llm")
 class LLMDissector(Dissector):
     """Labels each sentence with a model (Algorithm 1); ``rules`` is the fallback for sentences it cannot label."""
@@ -406,32 +422,19 @@ class LLMDissector(Dissector):
         answers = self._ask(backend, model_id, first, stats)
 
         labels: dict[int, frozenset[Component]] = {}
-        reask: list[int] = []
-        for i, resp in enumerate(answers):
-            if not resp.ok:
-                errors.append(SentenceError(i, "classify", resp.error or "error"))
-                continue
-            parsed = parse_labels(resp.text)
-            if parsed.ok:
-                labels[i] = parsed.labels
-            else:
-                reask.append(i)
-
+        reask = _read_answers(range(len(sentences)), answers, "classify", labels, errors)
         if reask:
             stats["reasked"] = len(reask)
             second = [ChatRequest(messages=build_reask(first[i].messages, answers[i].text), temperature=0.0,
                                   max_tokens=MAX_TOKENS) for i in reask]
-            for i, resp in zip(reask, self._ask(backend, model_id, second, stats)):
-                if not resp.ok:
-                    errors.append(SentenceError(i, "verify", resp.error or "error"))
-                    continue
-                parsed = parse_labels(resp.text)
-                if parsed.ok:
-                    labels[i] = parsed.labels
-                else:
-                    why = (f"tags outside the five components: {', '.join(parsed.unknown)}" if parsed.unknown
-                           else "no component tag")
-                    errors.append(SentenceError(i, "verify", f"{why} in {resp.text.strip()[:120]!r}"))
+            second_answers = self._ask(backend, model_id, second, stats)
+            by_index = dict(zip(reask, second_answers))
+            for i in _read_answers(reask, second_answers, "verify", labels, errors):
+                text = by_index[i].text
+                parsed = parse_labels(text)
+                why = (f"tags outside the five components: {', '.join(parsed.unknown)}" if parsed.unknown
+                       else "no component tag")
+                errors.append(SentenceError(i, "verify", f"{why} in {text.strip()[:120]!r}"))
 
         sources = [SOURCE_LLM] * len(sentences)
         missing = [i for i in range(len(sentences)) if i not in labels]
