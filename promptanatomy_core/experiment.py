@@ -680,8 +680,8 @@ def resume(store: Any, run_id: int, **options: Any) -> ExecuteResult:
 
 #: The columns of :func:`results`, in order.
 RESULT_COLUMNS = ("model", "component", "perturbation", "ppl_filter", "n", "successes", "asr", "asr_low", "asr_high",
-                  "flip_rate", "flip_n", "flip_low", "flip_high", "pss", "pss_instances", "confidence", "errors",
-                  "unjudged", "not_run", "instances")
+                  "flip_rate", "flip_n", "flip_low", "flip_high", "pss", "pss_low", "pss_high", "pss_instances",
+                  "confidence", "errors", "unjudged", "not_run", "instances")
 
 
 def filter_label(keep_top: float | None) -> str:
@@ -733,7 +733,9 @@ def results(run_id: int, store: Any, *, include_clean: bool = True) -> Any:
     - ``flip_rate``: successes among the ``flip_n`` answers whose instance's clean prompt the same model answered
       correctly: how often a perturbation breaks an answer that was right.
     - ``pss``: ProSA's sensitivity over each instance's prompts in the cell plus its clean prompt (Y = correctness
-      0/1), averaged over ``pss_instances`` instances.
+      0/1), averaged over ``pss_instances`` instances. ``pss_low``/``pss_high``: its percentile bootstrap 95%
+      interval over those instances (1000 resamples, seed 0: the same run always gives the same interval); NaN when
+      the cell has fewer than two instances with a PSS, since one instance has no spread to resample.
     - ``confidence``: mean decoding confidence (ProSA; None where the backend gives no token probabilities).
     - ``include_clean``: a row per model with component and perturbation ``clean``: its ASR is the clean prompts'
       failure rate.

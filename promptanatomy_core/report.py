@@ -5,7 +5,7 @@
   baselines), columns = perturbations, one figure per model. Every figure uses the same colour scale over the fixed
   range 0..1 (:data:`ZMIN`, :data:`ZMAX`), so colours compare across models and runs. The scale is Cividis
   (sequential, readable with the common colour-vision deficiencies and in grey). Each cell shows its value; hovering
-  shows the value, the ASR's Wilson 95% interval, n and the flip rate.
+  shows the value, the ASR's Wilson 95% interval, n, the flip rate and the PSS with its bootstrap 95% interval.
 - :func:`ranking`: the components, most fragile first (pooled ASR over the component's perturbations, per model),
   each with a one-line reading.
 - :func:`delta_frame` / :func:`delta_figure`: two runs side by side (before / after an edit), ASR after − before.
@@ -118,9 +118,16 @@ def _cell_value_text(metric: str, value: Any) -> str:
     return pct(value) if metric == "asr" else f"{float(value):.2f}"
 
 
+def pss_interval(low: Any, high: Any) -> str:
+    """``0.33–0.67`` (PSS's bootstrap 95% interval), or ``–``."""
+    if _nan(low) or _nan(high):
+        return "–"
+    return f"{float(low):.2f}–{float(high):.2f}"
+
+
 def cell_hover(row: Mapping[str, Any]) -> str:
-    """The hover text of one cell: ASR with its Wilson interval, n, flip rate and PSS (plotly's ``<br>`` breaks; user
-    text escaped)."""
+    """The hover text of one cell: ASR with its Wilson interval, n, flip rate and PSS with its bootstrap interval
+    where it has one (plotly's ``<br>`` breaks; user text escaped)."""
     e = html.escape
     lines = [f"<b>{e(str(row['component']))} × {e(str(row['perturbation']))}</b> · {e(str(row['model']))}",
              f"ASR {pct(row.get('asr'))} (95% CI {interval(row.get('asr_low'), row.get('asr_high'))}): "
@@ -129,7 +136,9 @@ def cell_hover(row: Mapping[str, Any]) -> str:
         lines.append(f"flip rate {pct(row['flip_rate'])} (95% CI {interval(row.get('flip_low'), row.get('flip_high'))}"
                      f") of {row.get('flip_n', 0)} answers right on the clean prompt")
     if not _nan(row.get("pss")):
-        lines.append(f"PSS {float(row['pss']):.2f} over {row.get('pss_instances', 0)} instance(s)")
+        ci = pss_interval(row.get("pss_low"), row.get("pss_high"))
+        lines.append(f"PSS {float(row['pss']):.2f}" + ("" if ci == "–" else f" (95% bootstrap CI {ci})")
+                     + f" over {row.get('pss_instances', 0)} instance(s)")
     extra = [f"{row[k]} {k.replace('_', ' ')}" for k in ("errors", "unjudged", "not_run") if row.get(k)]
     if extra:
         lines.append("left out of n: " + ", ".join(extra))
@@ -459,7 +468,8 @@ def _cells_table(frame: Any) -> str:
     if frame is None or len(frame) == 0:
         return "<p>No cells.</p>"
     shown = frame.copy()
-    for col in ("asr", "asr_low", "asr_high", "flip_rate", "flip_low", "flip_high", "pss", "confidence"):
+    for col in ("asr", "asr_low", "asr_high", "flip_rate", "flip_low", "flip_high", "pss", "pss_low", "pss_high",
+                "confidence"):
         if col in shown:
             shown[col] = shown[col].map(lambda x: "" if _nan(x) else f"{float(x):.3f}")
     return shown.to_html(index=False, escape=True, na_rep="", border=0, classes="pa-cell-table")
@@ -530,8 +540,10 @@ def build_html(run_id: int, store: Any, *, ppl_filter: str | None = None, frame:
         parts.append("<h2>Decoding confidence vs PSS</h2>")
         parts.append(_confidence_section(frame, result_records(run_id, store) if records is None else records,
                                          ppl_filter))
-    parts.append("<h2>Every cell</h2><p class=\"pa-note\">asr = successes / n (judged answers); flip_rate: among "
-                 "answers right on the clean prompt; errors, unjudged and not_run are outside n.</p>"
+    parts.append("<h2>Every cell</h2><p class=\"pa-note\">asr = successes / n (judged answers), asr_low/asr_high "
+                 "its Wilson 95% interval; flip_rate: among answers right on the clean prompt; pss_low/pss_high: "
+                 "PSS's bootstrap 95% interval over instances (empty with one instance); errors, unjudged and "
+                 "not_run are outside n.</p>"
                  f'<div class="pa-cells">{_cells_table(frame)}</div></body></html>')
     return "".join(parts)
 

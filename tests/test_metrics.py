@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
-from promptanatomy_core.metrics import (asr, attack_successes, confidence_vs_pss, first_token_confidence, flip_rate,
-                                        instance_pss, pearson, pss, pss_table, summarize, wilson_interval)
+from promptanatomy_core.metrics import (asr, attack_successes, bootstrap_interval, confidence_vs_pss,
+                                        first_token_confidence, flip_rate, instance_pss, instance_scores, pearson, pss,
+                                        pss_table, summarize, wilson_interval)
 from promptanatomy_core.models import ChatResponse, TokenProb
 from promptanatomy_core.scoring.criteria import get_criterion
 
@@ -108,6 +110,69 @@ def test_pss_on_scores():
     assert pss(records, y="score", include_clean=False).pss == pytest.approx((0.7 + 0.0) / 2)
     with pytest.raises(ValueError):
         pss(records, y="bogus")
+
+
+def naive_bootstrap(values, b=1000, level=0.95, seed=0):
+    """The textbook percentile bootstrap: draw the instances one by one, average, take the empirical quantiles."""
+    rng = random.Random(seed)
+    means = sorted(sum(rng.choices(values, k=len(values))) / len(values) for _ in range(b))
+    return means[int(b * (1 - level) / 2)], means[int(b * (1 + level) / 2) - 1]
+
+
+def test_pss_bootstrap_interval_on_known_inputs():
+    # ten instances with PSS 0 and ten with PSS 1: mean 0.5, standard error 0.5/sqrt(20) ≈ 0.112 → about ±0.22
+    values = [0.0, 1.0] * 10
+    low, high = bootstrap_interval(values)
+    assert low < 0.5 < high
+    assert (low, high) == pytest.approx((0.5 - 1.96 * 0.5 / math.sqrt(20), 0.5 + 1.96 * 0.5 / math.sqrt(20)), abs=0.05)
+    assert (low, high) == pytest.approx(naive_bootstrap(values, b=4000), abs=0.05)  # same distribution, other draws
+    # every resample mean is a multiple of 1/20 within [0, 1]
+    assert all(0 <= x <= 1 and round(x * 20, 9).is_integer() for x in (low, high))
+    # two instances, PSS 0 and 2/3: resample means are 0, 1/3, 2/3 with chance 1/4, 1/2, 1/4 → the extremes
+    assert bootstrap_interval([0.0, 2 / 3]) == pytest.approx((0.0, 2 / 3))
+    skewed = [0.0] * 7 + [2 / 3, 1.0, 0.5]
+    low, high = bootstrap_interval(skewed)
+    assert low <= sum(skewed) / len(skewed) <= high and low >= 0 and high <= 1
+
+
+def test_pss_bootstrap_is_deterministic_for_its_seed():
+    values = [i / 36 for i in range(37)]
+    first = bootstrap_interval(values, seed=7)
+    assert bootstrap_interval(values, seed=7) == first and bootstrap_interval(list(values), seed=7) == first
+    assert bootstrap_interval(values, seed=8) != first
+    assert bootstrap_interval(values, b=50, seed=7) != first
+
+
+def test_pss_bootstrap_degenerate_cases():
+    assert bootstrap_interval([0.4] * 5) == (0.4, 0.4)  # no spread between instances: a point
+    assert bootstrap_interval([2 / 3, 2 / 3]) == (2 / 3, 2 / 3)
+    for few in ([], [0.5]):  # one instance: nothing to resample
+        low, high = bootstrap_interval(few)
+        assert math.isnan(low) and math.isnan(high)
+    with pytest.raises(ValueError):
+        bootstrap_interval([0.1, 0.2], level=1.0)
+    with pytest.raises(ValueError):
+        bootstrap_interval([0.1, 0.2], b=0)
+    with pytest.raises(ValueError):
+        bootstrap_interval([0.1, math.nan])
+
+
+def test_summarize_gives_the_pss_interval_over_instances():
+    def cell(comp, outcomes):  # one record per (instance, outcome), the clean prompt always right
+        return [{"model": "m", "component": comp, "perturbation": "SCI", "instance": i, "correct": c,
+                 "clean_correct": True} for i, cs in enumerate(outcomes) for c in cs]
+
+    records = cell("Role", [[True], [False], [True], [False]]) + cell("Task", [[False, True]])
+    role, task = summarize(records)
+    # Role: instances' PSS 0, 1, 0, 1 → 0.5 over 4 instances, a bootstrap interval around it
+    assert instance_scores(cell("Role", [[True], [False], [True], [False]])) == [0.0, 1.0, 0.0, 1.0]
+    assert role["pss"] == 0.5 and role["pss_instances"] == 4
+    assert (role["pss_low"], role["pss_high"]) == bootstrap_interval([0.0, 1.0, 0.0, 1.0])
+    assert role["pss_low"] < 0.5 < role["pss_high"]
+    # Task: one instance (PSS 2/3), no interval
+    assert task["pss"] == pytest.approx(2 / 3) and task["pss_instances"] == 1
+    assert math.isnan(task["pss_low"]) and math.isnan(task["pss_high"])
+    assert summarize(records, seed=3)[0]["pss_low"] == bootstrap_interval([0.0, 1.0, 0.0, 1.0], seed=3)[0]
 
 
 def test_first_token_confidence():

@@ -43,6 +43,20 @@ def test_heatmaps_share_one_scale_and_show_intervals(run):
     assert "3 of 3" not in hover[2][0] and "0 of 3" in hover[2][0] and "1 errors" in hover[2][0]
     pss = report.heatmap_figure(frame, "scripted:m1", "pss").data[0]
     assert pss.z[1][0] == pytest.approx(2 / 3) and pss.text[1][0] == "0.67"
+    # PSS's bootstrap interval over the 2 instances: both 2/3 → a point; m2's Role × SCI: 0 and 2/3 → 0–2/3
+    assert "PSS 0.67 (95% bootstrap CI 0.67–0.67) over 2 instance(s)" in pss.hovertext[1][0]
+    m2 = report.heatmap_figure(frame, "scripted:m2", "pss").data[0]
+    assert m2.z[0][0] == pytest.approx(1 / 3) and "PSS 0.33 (95% bootstrap CI 0.00–0.67)" in m2.hovertext[0][0]
+
+
+def test_pss_without_interval_for_one_instance(tmp_path):
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        frame = results(make_run(store, "one instance", models=("scripted:m1",), error=False, instances=("a",)), store)
+    cells = frame[frame.component != "clean"]
+    assert (cells.pss_instances == 1).all() and cells.pss.notna().all()
+    assert cells.pss_low.isna().all() and cells.pss_high.isna().all()
+    hover = report.heatmap_figure(frame, "scripted:m1", "pss").data[0].hovertext[1][0]
+    assert "PSS 0.67 over 1 instance(s)" in hover and "bootstrap" not in hover
 
 
 def test_ranking_most_fragile_first(run):
@@ -137,6 +151,8 @@ def test_html_report_is_self_contained(run, tmp_path):
     assert "<script>alert(1)</script>" in text  # what a reader sees
     assert "Directive: 75% of perturbations made the model fail" in text
     assert "Every cell" in text and "scripted:m2" in text
+    table = raw[raw.index('class="dataframe pa-cell-table"'):]
+    assert "<th>pss_low</th>" in table and "<th>pss_high</th>" in table and "<td>0.667</td>" in table
 
 
 def test_html_report_of_an_unjudged_run(tmp_path):

@@ -16,6 +16,10 @@ Which prompts are an instance's variants: the perturbed prompts of the records g
 instance) and, with ``include_clean=True`` (the default), the clean prompt as one more variant, its Y read from the
 records' ``clean_correct`` (or ``clean_score``). With the clean prompt included a cell with one sample per instance
 still has a PSS: |Y(clean) - Y(perturbed)| averaged over instances.
+
+Interval: :func:`bootstrap_interval`, a seeded percentile bootstrap over instances (the per-instance PSS values are
+resampled with replacement and averaged, B times; the 2.5th and 97.5th percentiles of those means). It needs at least
+two instances: with one there is no spread between instances to resample, and the interval is (NaN, NaN).
 """
 from __future__ import annotations
 
@@ -77,11 +81,53 @@ def instance_outcomes(records: Iterable[Any], y: str = "correct",
     return out
 
 
-def pss(records: Iterable[Any], y: str = "correct", include_clean: bool = True) -> Pss:
-    """PSS of ``records``: per-instance PSS (see the module doc) averaged over instances; NaN when none has one."""
-    per = [instance_pss(v) for v in instance_outcomes(records, y, include_clean).values()]
+def instance_scores(records: Iterable[Any], y: str = "correct", include_clean: bool = True) -> list[float | None]:
+    """Each instance's PSS over ``records`` (see the module doc), in first-seen order; None for an instance with
+    fewer than two judged variants."""
+    return [instance_pss(v) for v in instance_outcomes(records, y, include_clean).values()]
+
+
+def pss_of(per: Sequence[float | None]) -> Pss:
+    """The :class:`Pss` of per-instance values (None: the instance has no PSS and is counted in ``skipped``)."""
     got = [p for p in per if p is not None]
     return Pss(sum(got) / len(got) if got else math.nan, len(got), len(per) - len(got))
+
+
+def pss(records: Iterable[Any], y: str = "correct", include_clean: bool = True) -> Pss:
+    """PSS of ``records``: per-instance PSS (see the module doc) averaged over instances; NaN when none has one."""
+    return pss_of(instance_scores(records, y, include_clean))
+
+
+def bootstrap_interval(values: Sequence[float], b: int = 1000, level: float = 0.95,
+                       seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values`` (one value per instance, e.g. its PSS).
+
+    ``b`` resamples of ``len(values)`` instances drawn with replacement, each averaged; the interval is the
+    ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of those ``b`` means (numpy's linear interpolation).
+    Deterministic: the same ``values``, ``b`` and ``seed`` always give the same interval. A resample is drawn as
+    multinomial counts over the distinct values, which has exactly the distribution of drawing the instances one by
+    one and costs O(b · distinct values) instead of O(b · instances).
+
+    (NaN, NaN) with fewer than two values: one instance has no spread to resample. ``(v, v)`` when every value is
+    ``v``. NaN values are not allowed.
+    """
+    if b < 1 or not 0 < level < 1:
+        raise ValueError(f"need b >= 1 and 0 < level < 1, got b={b}, level={level}")
+    m = len(values)
+    if m < 2:
+        return math.nan, math.nan
+    import numpy as np
+
+    xs = np.asarray(values, dtype=float)
+    if np.isnan(xs).any():
+        raise ValueError("bootstrap_interval: NaN among the values")
+    distinct, counts = np.unique(xs, return_counts=True)
+    if len(distinct) == 1:
+        return float(distinct[0]), float(distinct[0])
+    draws = np.random.default_rng(seed).multinomial(m, counts / m, size=b)
+    means = np.clip(draws @ distinct / m, distinct[0], distinct[-1])  # no rounding past the values' range
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return float(low), float(high)
 
 
 def pss_table(table: Sequence[Sequence[float | None]]) -> float:
