@@ -29,6 +29,15 @@ def _delta_style(d: float) -> str:
     return f"background-color: rgba({rgb},{alpha:.2f}); font-weight: 600"
 
 
+def _side_figure(run_frame, run, model: str, when: str, flt: str):
+    """One run's ASR heatmap for the Compare runs tab, titled with the run (``Before: #id · name``); the chosen
+    variants filter where that run has it, else the run's default one."""
+    shown = flt if flt in report.filters(run_frame) else report.default_filter(run_frame)
+    title = (f"{when}: #{run.id} · {html.escape(run.name)}<br><span style=\"font-size:12px\">ASR · "
+             f"{html.escape(model)} · {html.escape(shown)}</span>")
+    return report.heatmap_figure(run_frame, model, "asr", shown, title=title).update_layout(margin={"t": 70})
+
+
 st.title("Results")
 st.caption("Which component of the prompt is fragile, against which perturbation, on which model, and how sure we "
            "are. **ASR**: share of judged answers a perturbation made fail (Wilson 95% interval). **Flip rate**: the "
@@ -189,6 +198,15 @@ try:
                 if delta.empty:
                     st.warning("The two runs share no model: nothing to compare cell by cell.")
                 else:
+                    st.caption("Each run's own ASR, before | after, on the same colour scale (0 to 1); hover a cell "
+                               "for its interval.")
+                    for k, (m_before, m_after) in enumerate(report.pair_models(before, frame)):
+                        side = st.columns(2)
+                        for col, (when, run_frame, r, mod) in zip(side, (("Before", before, by_id[choice], m_before),
+                                                                         ("After", frame, info, m_after))):
+                            with col:
+                                st.plotly_chart(_side_figure(run_frame, r, mod, when, flt), width="stretch",
+                                                key=f"results.side.{k}.{when.lower()}")
                     shown = delta[delta["ppl_filter"] == flt] if (delta["ppl_filter"] == flt).any() else delta
                     pairs = list(dict.fromkeys(shown["model"]))
                     dcols = st.columns(min(2, len(pairs)))

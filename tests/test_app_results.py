@@ -1,6 +1,7 @@
 """The Results page through Streamlit's AppTest, on runs written to a temporary run store (``$PROMPTANATOMY_STORE``)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,11 @@ def page(**state) -> AppTest:
 
 def charts(at: AppTest) -> list:
     return at.get("plotly_chart")
+
+
+def figures(at: AppTest) -> list[dict]:
+    """The plotly figures on the page, as plotly JSON (``data``, ``layout``), in page order."""
+    return [json.loads(c.proto.spec) for c in charts(at)]
 
 
 def test_empty_store_says_so(store_path):
@@ -72,7 +78,22 @@ def test_compare_and_delete_with_confirmation(store_path):
     at = page()
     at.selectbox(key="results.compare").set_value(first).run()
     assert not at.exception
-    assert len(charts(at)) == 4 + 2  # heatmaps + one delta heatmap per model
+    # heatmaps (ASR, PSS × 2 models) + per model the two runs side by side (before | after) + one delta heatmap
+    assert len(charts(at)) == 4 + 2 * 2 + 2
+    side = figures(at)[4:8]
+    titles = [f["layout"]["title"]["text"] for f in side]
+    for k, model in enumerate(("scripted:m1", "scripted:m2")):
+        assert titles[2 * k].startswith(f"Before: #{first} · before<br>") and f"ASR · {model} · all" in titles[2 * k]
+        assert titles[2 * k + 1].startswith(f"After: #{second} · after<br>")
+        assert f"ASR · {model} · all" in titles[2 * k + 1]
+    for f in side:  # one colour scale, 0 to 1, and every cell of the run (3 components × 2 perturbations)
+        trace = f["data"][0]
+        assert trace["type"] == "heatmap" and (trace["zmin"], trace["zmax"]) == (0, 1)
+        assert trace["y"] == ["Role", "Directive", "CRT (control)"] and trace["x"] == ["SCI", "WOD"]
+    # m1's Directive × SCI: ASR 50% before the edit, 0% after (the delta below says −50 points)
+    assert side[0]["data"][0]["z"][1][0] == pytest.approx(0.5) and side[1]["data"][0]["z"][1][0] == 0
+    assert [f["layout"]["title"]["text"] for f in figures(at)[8:]] == [
+        "ASR after − before · scripted:m1", "ASR after − before · scripted:m2"]
     frames = at.dataframe
     assert any("delta_asr" in f.value.columns for f in frames)
     delta = next(f.value for f in frames if "delta_asr" in f.value.columns)
