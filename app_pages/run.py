@@ -314,8 +314,8 @@ if spec is not None:
             try:
                 planned = ui_run.make_plan(
                     spec, offline_ser=offline, dissection=dissection,
-                    progress=lambda stage, done, total: bar.progress(done / max(total, 1),
-                                                                     text=f"Perturbing: {done} of {total}"))
+                    progress=lambda stage, done, total: bar.progress(
+                        done / max(total, 1), text=ui_run.plan_progress_text(stage, done, total)))
             except (ExperimentError, PerturbError, ValueError, RuntimeError) as exc:
                 box.update(label="Planning failed", state="error")
                 st.error(f"Cannot plan this run: {exc}")

@@ -357,8 +357,8 @@ def plan(spec: ExperimentSpec, *, scorer: Any = None, strategy_params: Mapping[s
     """Dissect, perturb and (with ``keep_top``) score every instance; list the requests. ``scorer``: a
     :class:`~.scoring.PerplexityScorer` (default: the embedded model); ``strategy_params``: extra parameters per
     strategy (e.g. ``{"SER": {"backend": b}}``); ``dissector``: a built dissector for plain prompts (e.g. the llm
-    one with its model), instead of ``spec.dissector`` by name; ``progress(stage, done, total)`` after each
-    instance."""
+    one with its model), instead of ``spec.dissector`` by name; ``progress(stage, done, total)``: stage "perturb"
+    after each instance, "score" as the perplexity batches of an instance finish (done of total distinct texts)."""
     dissections: dict[str, Dissection] = {}
     variants: list[PlannedVariant] = []
     skipped: list[tuple[str, str, str, str]] = []
@@ -405,7 +405,8 @@ def plan(spec: ExperimentSpec, *, scorer: Any = None, strategy_params: Mapping[s
                 from .scoring.perplexity import PerplexityScorer
 
                 scorer = PerplexityScorer()
-            clean_ppl[inst.id], found = score_and_filter(d.prompt, found, scorer, spec.keep_top)
+            scored = None if progress is None else (lambda done, total: progress("score", done, total))
+            clean_ppl[inst.id], found = score_and_filter(d.prompt, found, scorer, spec.keep_top, progress=scored)
         variants.append(PlannedVariant(f"{inst.id}|{CLEAN}", inst.id, _clean_variant(d.prompt)))
         variants.extend(PlannedVariant(variant_id(inst.id, v), inst.id, v) for v in found)
         if progress is not None:
@@ -447,7 +448,8 @@ def estimate(p: Plan, *, cache: Any = None, prices: Any = None, store: Any = Non
 
 @dataclass(frozen=True)
 class ExperimentProgress:
-    """One answer landing: ``done`` of ``total`` requests this execution sends; ``stage`` "request" or "judge"."""
+    """One answer landing: ``done`` of ``total`` requests this execution sends; ``stage`` "request" or "judge";
+    ``run_id`` the stored run it lands in (so a display can read the partial results)."""
 
     stage: str
     done: int
@@ -455,6 +457,7 @@ class ExperimentProgress:
     model: str
     planned: PlannedRequest | None = None
     response: ChatResponse | None = None
+    run_id: int | None = None
 
 
 @dataclass
@@ -565,7 +568,7 @@ def execute(p: Plan, store: Any, *, run_id: int | None = None, name: str | None 
                 if previous is not None:
                     previous(pr)
                 if progress is not None:
-                    progress(ExperimentProgress("request", done, result.sent, model, planned, pr.response))
+                    progress(ExperimentProgress("request", done, result.sent, model, planned, pr.response, run_id))
                 if cancel is not None and cancel.is_set():
                     run.cancel()
 
@@ -607,21 +610,25 @@ def _response(answer: Mapping[str, Any]) -> ChatResponse:
 
 
 def judge_run(store: Any, run_id: int, spec: ExperimentSpec | None = None, *,
-              progress: Callable[[ExperimentProgress], None] | None = None) -> int:
+              progress: Callable[[ExperimentProgress], None] | None = None, wait_for_clean: bool = False) -> int:
     """Judge every answered, unjudged request of run ``run_id`` with the spec's criterion; returns how many were
     judged. A variant's answer is judged against the instance's expected answer and the same model's answer to the
     clean prompt; a clean prompt's answer by ``judge_clean`` (for "differs" it is the reference). An LLM judge is
-    given the instance's clean prompt as the task (``questions``)."""
+    given the instance's clean prompt as the task (``questions``).
+
+    ``wait_for_clean`` (judging a run still in progress): a variant whose criterion needs the clean answer and whose
+    clean answer has not landed yet is left unjudged for a later call instead of being judged without it."""
     import inspect
 
     spec = spec or ExperimentSpec.from_json(store.get_run(run_id).spec)
+    criterion = spec.criterion_object()
     answers = store.answers(run_id)
-    todo = [a for a in answers if not a["judged"]]
+    clean = {(a["model"], a["instance_id"]): _response(a) for a in answers if a["is_clean"]}
+    todo = [a for a in answers if not a["judged"] and not (
+        wait_for_clean and criterion.needs_clean and not a["is_clean"] and (a["model"], a["instance_id"]) not in clean)]
     if not todo:
         return 0
-    clean = {(a["model"], a["instance_id"]): _response(a) for a in answers if a["is_clean"]}
     prompts = {d["instance_id"]: d["prompt"] for d in store.dissections(run_id)}
-    criterion = spec.criterion_object()
     judged: dict[int, Any] = {}
     for a in todo:
         if a["is_clean"]:

@@ -173,6 +173,40 @@ def test_differs_from_clean_needs_no_expected_answer(tmp_path):
             assert row.flip_rate == pytest.approx(row.asr) and row.n == 3
 
 
+def test_judging_during_the_run_waits_for_the_clean_answer(tmp_path):
+    """A display judges a run in progress (``wait_for_clean``): with the clean prompt sent last, nothing is judged
+    before its answer lands, and the final judgments are those of a run judged only at its end."""
+    import dataclasses
+
+    from promptanatomy_core.experiment import judge_run
+
+    spec = ExperimentSpec.from_prompt(TAGGED.format(topic="Aspirin", n=120), tagged=True, models=("scripted:good",),
+                                      components=("Directive", "CRT"), strategies=("SCI", "WOD"), n=3,
+                                      keep_top=None, criterion="differs")
+    p = plan(spec)
+    late_clean = dataclasses.replace(p, requests=list(reversed(p.requests)))
+    assert late_clean.requests[-1].variant_id.endswith("|clean")
+    with RunStore(tmp_path / "w.sqlite") as store:
+        judged_before_clean, run_ids = [], set()
+
+        def progress(ev):
+            if ev.stage == "request":
+                run_ids.add(ev.run_id)
+                count = judge_run(store, ev.run_id, spec, wait_for_clean=True)
+                if ev.done < ev.total:
+                    judged_before_clean.append(count)
+
+        run = execute(late_clean, store, runner=_runner(batch_size=1), progress=progress)
+        assert run_ids == {run.run_id}
+        assert judged_before_clean and set(judged_before_clean) == {0}
+        assert store.unjudged(run.run_id) == []
+        live = results(run.run_id, store)
+        reference = execute(p, store, runner=_runner(batch_size=1))
+        at_end = results(reference.run_id, store)
+    cols = ["component", "perturbation", "n", "successes", "unjudged"]
+    assert live[cols].equals(at_end[cols]) and (live.unjudged == 0).all()
+
+
 def test_one_runner_serves_only_its_model(tmp_path):
     from promptanatomy_core.experiment import ExperimentError
     from promptanatomy_core.models.base import get_backend

@@ -126,6 +126,13 @@ def make_plan(spec: ExperimentSpec, *, offline_ser: bool = True,
     return Planned(spec_key(spec), p, est, run_id)
 
 
+def plan_progress_text(stage: str, done: int, total: int) -> str:
+    """The label of :func:`make_plan`'s progress bar for one ``progress(stage, done, total)`` call."""
+    if stage == "score":
+        return f"Perplexity filter: {done} of {total} distinct texts scored"
+    return f"Perturbing: {done} of {total} prompt(s)"
+
+
 def time_hint(est: Any) -> str | None:
     """A rough time for the local models' requests on CPU, or None when no local model is in the run."""
     seconds = 0.0

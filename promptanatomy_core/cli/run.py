@@ -245,6 +245,11 @@ class _Bars:
         bar.total = total
         bar.update(done - bar.n)
 
+    def plan_update(self, stage: str, done: int, total: int) -> None:
+        """:func:`plan`'s progress: the instances perturbed (not each instance's perplexity batches)."""
+        if stage != "score":
+            self.update(stage, done, total)
+
     def close(self) -> None:
         for bar in self.bars.values():
             bar.close()
@@ -306,7 +311,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             from ..perturb import PerturbError
 
             try:
-                p = plan(spec, progress=lambda stage, done, total: bars.update(stage, done, total))
+                p = plan(spec, progress=bars.plan_update)
             except (ExperimentError, PerturbError) as exc:
                 raise CLIError(str(exc)) from None
             bars.close()
