@@ -8,6 +8,9 @@ from pathlib import Path
 MODEL_ENV = "PROMPTANATOMY_MODEL"
 #: Environment variable naming the folder for caches and the converted embedded model.
 CACHE_ENV = "PROMPTANATOMY_CACHE_DIR"
+#: Environment variable naming the folder of converted models alone (default: ``models`` in the cache folder), so
+#: that a fresh cache folder does not mean converting the embedded model again.
+MODELS_ENV = "PROMPTANATOMY_MODELS_DIR"
 
 
 def cache_dir() -> Path:
@@ -17,6 +20,12 @@ def cache_dir() -> Path:
     path = Path(root).expanduser()
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def models_dir() -> Path:
+    """The folder of converted models: ``$PROMPTANATOMY_MODELS_DIR``, else ``models`` in :func:`cache_dir`."""
+    root = os.environ.get(MODELS_ENV)
+    return Path(root).expanduser() if root else cache_dir() / "models"
 
 
 def default_local_model() -> str | None:

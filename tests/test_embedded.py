@@ -152,3 +152,13 @@ def test_module_entry_point_prints_the_path(shared_root, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(shared_root))
     monkeypatch.delenv(MODEL_ENV, raising=False)
     assert resolve_model(None) == str(expected)
+
+
+def test_models_folder_is_a_setting_of_its_own(monkeypatch, tmp_path):
+    from promptanatomy_core import settings
+
+    monkeypatch.setenv(settings.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.delenv(settings.MODELS_ENV, raising=False)
+    assert embedded.checkpoint_dir().parent == tmp_path / "cache" / "models"
+    monkeypatch.setenv(settings.MODELS_ENV, str(tmp_path / "models"))
+    assert embedded.checkpoint_dir() == tmp_path / "models" / embedded.checkpoint_name()

