@@ -12,10 +12,12 @@ st.set_page_config(page_title="PromptAnatomy Studio", page_icon=":material/biote
 components.inject_css()
 
 page = st.navigation([
-    st.Page("app_pages/dissect.py", title="Dissect", icon=":material/biotech:", default=True),
+    st.Page("app_pages/start.py", title="Start", icon=":material/rocket_launch:", default=True),
+    st.Page("app_pages/dissect.py", title="Dissect", icon=":material/biotech:"),
     st.Page("app_pages/perturb.py", title="Perturb", icon=":material/shuffle:"),
     st.Page("app_pages/run.py", title="Run", icon=":material/play_arrow:"),
     st.Page("app_pages/results.py", title="Results", icon=":material/grid_on:"),
+    st.Page("app_pages/about.py", title="About the method", icon=":material/menu_book:"),
 ])
 components.settings_sidebar()
 models_sidebar.models_sidebar()

@@ -6,6 +6,7 @@ import math
 import pandas as pd
 import streamlit as st
 
+from promptanatomy_core import glossary
 from promptanatomy_core.perturb import BASELINES, COMPERTURB, MAX_VARIANTS, PerturbError
 from promptanatomy_core.types import COMPONENTS, CONTROL, WHOLE_PROMPT
 from ui import components, diff, engine, state
@@ -27,13 +28,6 @@ GENERATE = "perturb.generate"
 
 ROWS = tuple(c.value for c in COMPONENTS) + (CONTROL,)
 FILTERS = {"top": "Keep the top share", "all": "Keep all (scored)", "off": "Off: no perplexity (fast)"}
-STRATEGY_HELP = {
-    "SCI": "Special character insertion: # $ % & @ ! inside words, at the ratio of the words, spread evenly.",
-    "SYR": "Synonym replacement: the ratio of the content words replaced by WordNet synonyms.",
-    "WOD": "Word deletion: the ratio of the words deleted (at least one, never all).",
-    "SER": "Sentence rewriting: one sentence replaced by a paraphrase of the same meaning.",
-    "COD": "Component deletion: the whole component removed.",
-}
 ALL_CELLS = "All cells"
 SHOWS = ("All", "Kept", "Dropped")
 PAGE_SIZE = 10
@@ -72,7 +66,7 @@ def _grid(present: set[str]) -> list[tuple[str, str]]:
     head = st.columns(widths, vertical_alignment="bottom")
     head[0].markdown("**Component**")
     for col, strategy in zip(head[1:], COMPERTURB):
-        col.markdown(f"**{strategy}**", help=STRATEGY_HELP[strategy])
+        col.markdown(f"**{strategy}**", help=glossary.STRATEGIES[strategy])
     chosen = []
     for component in ROWS:
         here = component == CONTROL or component in present
@@ -292,6 +286,8 @@ else:
             st.multiselect("Baselines", list(BASELINES), key=BASELINE_PICK,
                            help="PromptRobust-style character and word edits and MTTM-style metamorphic "
                                 "transformations, applied to the whole prompt without the dissection.")
+            st.caption("  \n".join(f"**{name}**: {glossary.BASELINES[name].split(': ', 1)[1]}"
+                                    for name in BASELINES))
         cells += [(WHOLE_PROMPT, b) for b in st.session_state[BASELINE_PICK]]
     with right:
         st.subheader("Settings")

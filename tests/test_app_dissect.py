@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import browser
+
 from promptanatomy_core.models.base import Backend, ChatResponse, register_provider
 
 from promptanatomy_core.tagged import parse_tagged
@@ -21,6 +23,7 @@ from ui.highlight import STYLES, highlight_html, legend_html, sentence_title
 REPO = Path(__file__).resolve().parents[1]
 APP = str(REPO / "app.py")
 AREA = "dissect.prompt_area"
+PAGE = "app_pages/dissect.py"
 PACP = REPO.parent / "shared" / "data" / "pacp"
 
 #: A prompt in which the rules dissector finds all five components.
@@ -43,7 +46,7 @@ Text: Do not drive after taking this medicine."""
 def app(monkeypatch, tmp_path) -> AppTest:
     monkeypatch.setenv("PROMPTANATOMY_CACHE_DIR", str(tmp_path / "cache"))
     at = AppTest.from_file(APP, default_timeout=30)
-    at.run()
+    at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -268,7 +271,7 @@ def _write_dataset(folder: Path) -> list[dict]:
 def test_dataset_example_loads_its_untagged_prompt_and_gold_labels(monkeypatch, tmp_path):
     records = _write_dataset(tmp_path / "pacp")
     monkeypatch.setenv("PROMPTANATOMY_DATA_DIR", str(tmp_path / "pacp"))
-    at = AppTest.from_file(APP, default_timeout=30).run()
+    at = AppTest.from_file(APP, default_timeout=30).switch_page(PAGE).run()
     at.selectbox(key="dissect.dataset").select("Tiny-PA")
     at.run()
     assert any("2 of 3 records usable" in c.value and "1 skipped" in c.value for c in at.caption)
@@ -301,7 +304,7 @@ def test_dataset_example_loads_its_untagged_prompt_and_gold_labels(monkeypatch, 
 
 def test_missing_dataset_folder_says_where_to_put_it(monkeypatch, tmp_path):
     monkeypatch.setenv("PROMPTANATOMY_DATA_DIR", str(tmp_path / "nowhere"))
-    at = AppTest.from_file(APP, default_timeout=30).run()
+    at = AppTest.from_file(APP, default_timeout=30).switch_page(PAGE).run()
     assert not at.exception
     assert any("No datasets found" in c.value and str(tmp_path / "nowhere") in c.value for c in at.caption)
     assert not [s for s in at.selectbox if s.key == "dissect.dataset"]
@@ -310,7 +313,7 @@ def test_missing_dataset_folder_says_where_to_put_it(monkeypatch, tmp_path):
 def test_real_dataset_record_loads(monkeypatch):
     assert (PACP / "PubMedQA-PA.json").is_file(), f"the PACP datasets are required in {PACP}"
     monkeypatch.delenv("PROMPTANATOMY_DATA_DIR", raising=False)
-    at = AppTest.from_file(APP, default_timeout=30).run()
+    at = AppTest.from_file(APP, default_timeout=30).switch_page(PAGE).run()
     at.selectbox(key="dissect.dataset").select("CodeGeneration-PA")
     at.run()
     assert any("796 of 1000" in c.value and "204 skipped" in c.value for c in at.caption)
@@ -434,64 +437,25 @@ def test_llm_dissector_time_out_is_reported_and_rules_fill_in(app):
 # the real page in a browser
 # --------------------------------------------------------------------------------------------------------------------
 
-CHROMIUM = Path("/usr/bin/chromium")
-
-
-def _playwright():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return None
-    return sync_playwright
-
-
 @pytest.fixture
 def server(tmp_path):
-    import os
-    import socket
-    import subprocess
-    import sys
-    import time
-    import urllib.request
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = dict(os.environ, PROMPTANATOMY_CACHE_DIR=str(tmp_path / "cache"))
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", APP, "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"],
-                            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.25)
-        else:
-            raise RuntimeError("streamlit did not start: " + proc.stderr.read1(4000).decode(errors="replace"))
+    with browser.streamlit_server({"PROMPTANATOMY_CACHE_DIR": str(tmp_path / "cache")}) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 @pytest.mark.browser
 def test_page_in_chromium_escapes_markup_and_styles_components(server):
-    assert CHROMIUM.exists() and _playwright() is not None, "make test installs Debian's chromium and playwright"
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"]
+    browser.require_browser()
     prompt = "<script>alert(1)</script><img src=x onerror=alert(2)>\n" + FIVE_PART_PROMPT
     dialogs: list[str] = []
-    with _playwright()() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=args)
+    with browser.sync_playwright()() as p:
+        chromium = p.chromium.launch(executable_path=str(browser.CHROMIUM), args=browser.ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1600})
+            page = chromium.new_page(viewport={"width": 1400, "height": 1600})
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-            page.goto(server, wait_until="networkidle")
+            page.goto(server + "/dissect", wait_until="networkidle")
             page.wait_for_selector("textarea", timeout=30_000)
-            page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=30_000)
+            browser.wait_idle(page, 30_000)
             # The app's sidebar is there (app.py ran, not the page alone): its dissector setting shows.
             assert page.locator("[data-testid=stSidebar]").get_by_text("Dissector", exact=True).count() == 1
             page.get_by_role("textbox", name="Prompt").fill(prompt)
@@ -513,5 +477,5 @@ def test_page_in_chromium_escapes_markup_and_styles_components(server):
             assert badge.inner_text() == "R"
             assert badge.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(0, 114, 178)"
         finally:
-            browser.close()
+            chromium.close()
     assert dialogs == []

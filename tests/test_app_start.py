@@ -1,0 +1,149 @@
+"""The Start page (the one-button analysis) through AppTest: guidance without a prompt or a model, the dry count
+before anything runs (checked against what the run then stores), a run with partial results, a stopped run carried
+on, stale results after an edit. The models are the scripted backend of test_experiment and a length-based
+perplexity stand-in; the browser test (test_e2e_browser.py) runs the real embedded model end to end."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from promptanatomy_core.models.base import register_provider
+from promptanatomy_core.store import RunStore
+from test_experiment import LengthScorer, Scripted
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+MODEL = "scriptedstart:good"
+PROMPT = ("You are a careful medical researcher. Read the abstract and answer the question with yes, no or maybe. "
+          "The abstract comes from a peer-reviewed journal and may mention statistics. "
+          "Answer with one word in lower case.")
+
+register_provider("scriptedstart")(lambda spec, **_: Scripted(spec))
+
+
+@pytest.fixture()
+def store_path(tmp_path, monkeypatch):
+    import ui.engine
+
+    path = tmp_path / "runs.sqlite"
+    monkeypatch.setenv("PROMPTANATOMY_STORE", str(path))
+    monkeypatch.setenv("PROMPTANATOMY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(ui.engine, "get_scorer", lambda model="local": LengthScorer())
+    return path
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def start(models=(MODEL,), **state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["pa.models.selected"] = list(models)
+    for k, v in state.items():
+        at.session_state[k] = v
+    return ok(at.run())
+
+
+def estimate(at: AppTest) -> str:
+    (line,) = [m.value for m in at.markdown if "Will send" in m.value]
+    return line
+
+
+def test_start_is_the_landing_page_and_guides_without_prompt_or_model(store_path):
+    at = start()
+    assert at.title[0].value == "PromptAnatomy Studio"
+    assert any("Paste a prompt" in i.value for i in at.info)
+    assert at.button(key="start.analyse").disabled
+    at = start(models=())
+    at.text_area(key="start.prompt").input(PROMPT).run()
+    assert any("No model is selected" in w.value for w in at.warning)
+    assert at.button(key="start.analyse").disabled
+    at = start()
+    at.text_area(key="start.prompt").input("   \n ").run()
+    assert at.button(key="start.analyse").disabled
+
+
+def test_an_example_fills_the_prompt_and_shows_the_count_first(store_path):
+    at = start()
+    at.selectbox(key="start.example").set_value("Few shot sentiment").run()
+    ok(at)
+    assert at.text_area(key="start.prompt").value.startswith(at.session_state["pa.prompt"][:40])
+    line = estimate(at)
+    assert "Will send" in line and "to scriptedstart:good" in line and "after scoring" in line
+    assert "on this CPU" not in line  # no local model: no CPU time
+    with RunStore(store_path) as store:
+        assert store.list_runs() == []  # nothing ran
+
+
+def test_analyse_runs_every_stage_and_the_count_matches_the_run(store_path):
+    at = start()
+    at.number_input(key="start.samples").set_value(1)
+    at.text_area(key="start.prompt").input(PROMPT).run()
+    line = estimate(at)
+    at.button(key="start.analyse").click().run()
+    ok(at)
+    assert not at.error, [e.value for e in at.error]
+    with RunStore(store_path) as store:
+        (info,) = store.list_runs()
+        assert info.status == "done" and info.responses == info.requests
+        assert f"**Will send {info.requests} request(s)**" in line
+        spec = info.spec
+    assert spec["keep_top"] == 0.2 and spec["send_dropped"] is False and spec["n"] == 5
+    assert set(spec["strategies"]) == {"SCI", "SYR", "WOD", "SER", "COD"} and "CRT" in spec["components"]
+    assert spec["criterion"] == "differs"
+    # the dissection is the one the other pages now show
+    assert at.session_state["pa.dissection"].prompt == PROMPT
+    assert at.session_state["pa.quick.last"]["run_id"] == info.id
+    titles = [c.proto.spec for c in at.get("plotly_chart")]
+    assert len(titles) == 2 and all("top20%" in t for t in titles)  # ASR and PSS, the filter's kept variants
+    assert any(m.value.startswith("**Most fragile on") for m in at.markdown)
+    # an edit to the prompt marks these results stale instead of mixing them with the new prompt
+    at.text_area(key="start.prompt").input(PROMPT + " Be brief.").run()
+    assert any("earlier version of the prompt" in w.value for w in at.warning)
+
+
+def test_a_stopped_run_shows_what_landed_and_analyse_carries_it_on(store_path):
+    """Stopping is any click during the run (see test_app_run): execute stores the run as interrupted. The page then
+    shows the partial results, and Analyse with the same settings sends only what is missing."""
+    from promptanatomy_core.experiment import execute, plan
+    from promptanatomy_core.models.runner import Runner
+    from promptanatomy_core.models.base import get_backend
+    from ui import quick, run as ui_run
+    import promptanatomy_core.dissect  # noqa: F401
+    from promptanatomy_core.dissect.base import get_dissector
+    from ui.state import dissection_key
+
+    d = get_dissector("rules").dissect(PROMPT)
+    settings = quick.QuickSettings(samples=1)
+    spec = quick.quick_spec(d, "rules", dissection_key(d), [ui_run.run_models((MODEL,), [])[0]], settings)
+    cancel = threading.Event()
+
+    def progress(ev):
+        if ev.stage == "request" and ev.done == 6:
+            cancel.set()
+
+    p = plan(spec, scorer=LengthScorer(), strategy_params={"SER": {"offline": True}}, dissector=ui_run.FixedDissector(d))
+    with RunStore(store_path) as store:
+        first = execute(p, store, runner=Runner(get_backend(MODEL), cache=False, batch_size=1), progress=progress,
+                        cancel=cancel, name="Quick analysis")
+        answered = store.answered(first.run_id)
+    assert first.status == "interrupted"
+    missing = {r.request.messages[-1].content for r in p.requests if r.key not in answered}
+    state = {"pa.prompt": PROMPT, "start.prompt": PROMPT, "pa.dissection": d, "pa.dissection_base": d,
+             "pa.dissector_used": "rules", "start.samples": 1,
+             "pa.quick.last": {"run_id": first.run_id, "dissection_key": dissection_key(d)}}
+    at = start(**state)
+    stopped = [w.value for w in at.warning if w.value.startswith("Stopped:")]
+    assert stopped and f"{first.answered} of {len(p.requests)} answers kept" in stopped[0]
+    assert len(at.get("plotly_chart")) == 2  # what was judged so far
+    Scripted.sent.clear()
+    at.button(key="start.analyse").click().run()
+    ok(at)
+    with RunStore(store_path) as store:
+        (info,) = store.list_runs()
+        assert info.id == first.run_id and info.status == "done" and info.responses == len(p.requests)
+    assert sorted(Scripted.sent) == sorted("good:" + m for m in missing)  # only what was missing (each text once)
+    assert not [w for w in at.warning if w.value.startswith("Stopped:")]
