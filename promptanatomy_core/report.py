@@ -32,6 +32,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from . import glossary
+from .palette import BADGES, COLOURS
 from .types import COMPONENTS, CONTROL, WHOLE_PROMPT
 
 #: The fixed colour range of every ASR and PSS heatmap (one shared scale across models and runs).
@@ -142,6 +144,9 @@ def cell_hover(row: Mapping[str, Any]) -> str:
     extra = [f"{row[k]} {k.replace('_', ' ')}" for k in ("errors", "unjudged", "not_run") if row.get(k)]
     if extra:
         lines.append("left out of n: " + ", ".join(extra))
+    perturbation = str(row["perturbation"])
+    if perturbation in glossary.STRATEGIES or perturbation in glossary.BASELINES:
+        lines.append(f"<i>{e(glossary.strategy_help(perturbation))}</i>")
     return "<br>".join(lines)
 
 
@@ -184,6 +189,19 @@ def _row_label(name: str) -> str:
     return f"{CONTROL} (control)" if name == CONTROL else name
 
 
+def _row_axis(rows: Sequence[str]) -> dict[str, Any]:
+    """The component axis: the rows as categories, each tick shown with the component's badge in its colour (the
+    badge, not only the hue, tells the components apart)."""
+    by_name = {c.value: c for c in COMPONENTS}
+    ticks = []
+    for name in rows:
+        label = html.escape(_row_label(name))
+        comp = by_name.get(name)
+        ticks.append(label if comp is None else
+                     f'<b><span style="color:{COLOURS[comp]}">{BADGES[comp]}</span></b> · {label}')
+    return {"tickmode": "array", "tickvals": _labels(_row_label(r) for r in rows), "ticktext": ticks}
+
+
 def _labels(names: Iterable[str]) -> list[str]:
     """Axis labels, escaped (plotly reads a few HTML tags in labels)."""
     return [html.escape(str(n)) for n in names]
@@ -206,7 +224,7 @@ def heatmap_figure(frame: Any, model: str, metric: str = "asr", ppl_filter: str 
     fig.update_layout(
         title={"text": heading, "font": {"size": 15}},
         xaxis={"title": "perturbation", "side": "bottom", "type": "category"},
-        yaxis={"title": "component", "autorange": "reversed", "type": "category"},
+        yaxis={"title": "component", "autorange": "reversed", "type": "category", **_row_axis(m.rows)},
         height=max(260, 70 + 46 * len(m.rows)), margin={"l": 10, "r": 10, "t": 50, "b": 40},
         font={"size": 13})
     return fig
@@ -366,7 +384,8 @@ def delta_figure(delta: Any, model: str, ppl_filter: str | None = None) -> Any:
                                colorbar={"title": {"text": "Δ ASR"}, "tickformat": "+.0%", "len": 0.9}))
     fig.update_layout(title={"text": f"ASR after − before · {html.escape(model)}", "font": {"size": 15}},
                       xaxis={"title": "perturbation", "type": "category"},
-                      yaxis={"title": "component", "autorange": "reversed", "type": "category"},
+                      yaxis={"title": "component", "autorange": "reversed", "type": "category",
+                             **_row_axis(rows)},
                       height=max(260, 70 + 46 * len(rows)), margin={"l": 10, "r": 10, "t": 50, "b": 40})
     return fig
 

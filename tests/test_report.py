@@ -43,6 +43,12 @@ def test_heatmaps_share_one_scale_and_show_intervals(run):
     assert "3 of 3" not in hover[2][0] and "0 of 3" in hover[2][0] and "1 errors" in hover[2][0]
     pss = report.heatmap_figure(frame, "scripted:m1", "pss").data[0]
     assert pss.z[1][0] == pytest.approx(2 / 3) and pss.text[1][0] == "0.67"
+    # the component axis carries each component's badge in its colour; a cell's hover says what its strategy does
+    axis = fig.layout.yaxis
+    assert list(axis.tickvals) == ["Role", "Directive", "CRT (control)"]
+    assert axis.ticktext[0] == '<b><span style="color:#0072B2">R</span></b> · Role'
+    assert axis.ticktext[1].endswith("D</span></b> · Directive") and axis.ticktext[2] == "CRT (control)"
+    assert "Word deletion" in hover[1][1] and "Special character insertion" in hover[1][0]
     # PSS's bootstrap interval over the 2 instances: both 2/3 → a point; m2's Role × SCI: 0 and 2/3 → 0–2/3
     assert "PSS 0.67 (95% bootstrap CI 0.67–0.67) over 2 instance(s)" in pss.hovertext[1][0]
     m2 = report.heatmap_figure(frame, "scripted:m2", "pss").data[0]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from promptanatomy_core.palette import BADGES
 from promptanatomy_core.types import COMPONENTS, Component, Dissection
 
 
@@ -30,14 +31,15 @@ class ComponentStyle:
         return f"pa-{self.slug}"
 
 
-STYLES: dict[Component, ComponentStyle] = {
-    Component.ROLE: ComponentStyle(Component.ROLE, "role", "R", "solid"),
-    Component.DIRECTIVE: ComponentStyle(Component.DIRECTIVE, "directive", "D", "dashed"),
-    Component.ADDITIONAL_INFORMATION: ComponentStyle(Component.ADDITIONAL_INFORMATION, "additional-information",
-                                                     "AI", "dotted"),
-    Component.OUTPUT_FORMATTING: ComponentStyle(Component.OUTPUT_FORMATTING, "output-formatting", "OF", "double"),
-    Component.EXAMPLES: ComponentStyle(Component.EXAMPLES, "examples", "EX", "wavy"),
+_SLUGS_AND_LINES = {
+    Component.ROLE: ("role", "solid"),
+    Component.DIRECTIVE: ("directive", "dashed"),
+    Component.ADDITIONAL_INFORMATION: ("additional-information", "dotted"),
+    Component.OUTPUT_FORMATTING: ("output-formatting", "double"),
+    Component.EXAMPLES: ("examples", "wavy"),
 }
+STYLES: dict[Component, ComponentStyle] = {
+    c: ComponentStyle(c, slug, BADGES[c], line) for c, (slug, line) in _SLUGS_AND_LINES.items()}
 
 
 def _attr(value: object) -> str:
