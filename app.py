@@ -3,6 +3,9 @@
 The pages live in ``app_pages/``, not ``pages/``: while a folder named ``pages`` exists beside this file, Streamlit
 (1.67) treats the first run of a server process (and every AppTest run) as an old-style multipage app, and a link
 straight to a page (``/dissect``) then runs that page without this file: no sidebar, no CSS, no wide layout.
+
+Pages never call ``st.stop()``: the sidebar's "Your analysis" block is drawn after the page, so that it shows what
+the page just did, and a stopped script would leave it out.
 """
 import streamlit as st
 
@@ -19,6 +22,9 @@ page = st.navigation([
     st.Page("app_pages/results.py", title="Results", icon=":material/grid_on:"),
     st.Page("app_pages/about.py", title="About the method", icon=":material/menu_book:"),
 ])
+flow = st.sidebar.container()  # filled after the page ran, so that it shows what the page just did
 components.settings_sidebar()
 models_sidebar.models_sidebar()
 page.run()
+with flow:
+    components.flow_sidebar()

@@ -6,7 +6,7 @@ import streamlit as st
 
 from promptanatomy_core import report
 from promptanatomy_core.store import StoreError
-from ui import components, diff
+from ui import components, diff, state
 from ui import results as ui_results
 
 RUN = "results.run"
@@ -38,25 +38,36 @@ def _side_figure(run_frame, run, model: str, when: str, flt: str):
     return report.heatmap_figure(run_frame, model, "asr", shown, title=title).update_layout(margin={"t": 70})
 
 
-st.title("Results")
-st.caption("Which component of the prompt is fragile, against which perturbation, on which model, and how sure we "
-           "are. **ASR**: share of judged answers a perturbation made fail (Wilson 95% interval). **Flip rate**: the "
-           "same among answers that were right on the clean prompt. **PSS**: how often an instance's answer changes "
-           "between its prompts (0 = never, 1 = always).")
-st.html(f"<style>{diff.CSS}</style>")
+def _complexity(pcm) -> None:
+    """The PCM table of a run (``ui.results.complexity``'s result: a RunComplexity, or a string saying why not)."""
+    if isinstance(pcm, str):
+        st.warning(pcm)
+        return
+    if not pcm.rows:
+        st.info("No clean prompt stored: no prompt complexity.")
+        return
+    import pandas as pd  # a static table: the one-line meanings wrap instead of being cut
 
-try:
-    store = ui_results.open_store()
-except StoreError as exc:
-    st.error(f"The run store cannot be opened: {exc}")
-    st.stop()
+    st.table(pd.DataFrame(
+        [{"part": r["part"], "value": report.number(r["mean"]), "weight": f"{r['weight']:g}",
+          "what it measures": r["meaning"]} for r in pcm.rows]
+        + [{"part": "PCM (weighted total)", "value": report.number(pcm.total), "weight": "",
+            "what it measures": ""}]).set_index("part"))
+    scope = f"{pcm.prompts} distinct clean prompt(s)"
+    if pcm.total_prompts > pcm.prompts:
+        scope += f" (the first {pcm.prompts} of {pcm.total_prompts})"
+    st.caption(f"Over {scope}" + (": values are means." if pcm.prompts > 1 else "."))
+    for note in pcm.notes:
+        (st.warning if "not computed" in note else st.caption)(note)
 
-try:
+
+def _page(store) -> None:
+    """The page for an open run store (returns early when there is nothing to show)."""
     runs = store.list_runs()
     if not runs:
         st.info("No stored runs yet. Run an experiment (the `promptanatomy run` command or the Run page); its results "
                 f"land in the run store `{store.path}` and show here.")
-        st.stop()
+        return
     by_id = {r.id: r for r in runs}
     if st.session_state.get(RUN) not in by_id:
         st.session_state[RUN] = runs[0].id
@@ -68,6 +79,9 @@ try:
     st.selectbox("Run", list(by_id), format_func=_label, key=RUN,
                  help=f"Runs in the run store `{store.path}`, newest first.")
     info = by_id[st.session_state[RUN]]
+    if any(state.run_stale(last) for last in ui_results.session_runs(info.id)):
+        st.warning(f"Run #{info.id} was made in this session from an earlier version of the prompt or of its labels: "
+                   f"it does not describe the current dissection.")
     path = str(store.path)
 
     with st.expander("Rename or delete this run"):
@@ -110,7 +124,7 @@ try:
                + ("none" if keep is None else f"top {float(keep) * 100:g}%"))
     if frame.empty:
         st.info("This run has no judged answers yet: resume it to fill its cells.")
-        st.stop()
+        return
 
     found = report.filters(frame)
     if st.session_state.get(FILTER) not in found:
@@ -255,25 +269,30 @@ try:
     with tabs[7]:
         st.caption("PCM, the paper's Prompt Complexity Metric, of this run's clean prompt(s): five parts on their own "
                    "scales and their weighted total (comparable only between prompts scored with the same weights).")
-        with st.spinner("Scoring the prompt's complexity (loads a sentence-embedding model once)…"):
-            pcm = ui_results.complexity(path, info.id, info.updated)
-        if isinstance(pcm, str):
-            st.warning(pcm)
-        elif not pcm.rows:
-            st.info("No clean prompt stored: no prompt complexity.")
-        else:
-            import pandas as pd  # a static table: the one-line meanings wrap instead of being cut
+        scored = st.session_state.setdefault(ui_results.PCM_SCORED, set())
+        if (info.id, info.updated) not in scored and st.button(
+                "Score the prompt complexity", key="results.pcm", icon=":material/functions:",
+                help="Loads a sentence-embedding model (tens of seconds the first time on a CPU), then scores the "
+                     "clean prompt(s) once per run."):
+            scored.add((info.id, info.updated))
+        if (info.id, info.updated) in scored:
+            with st.spinner("Scoring the prompt's complexity (loads a sentence-embedding model once)…"):
+                _complexity(ui_results.complexity(path, info.id, info.updated))
 
-            st.table(pd.DataFrame(
-                [{"part": r["part"], "value": report.number(r["mean"]), "weight": f"{r['weight']:g}",
-                  "what it measures": r["meaning"]} for r in pcm.rows]
-                + [{"part": "PCM (weighted total)", "value": report.number(pcm.total), "weight": "",
-                    "what it measures": ""}]).set_index("part"))
-            scope = f"{pcm.prompts} distinct clean prompt(s)"
-            if pcm.total_prompts > pcm.prompts:
-                scope += f" (the first {pcm.prompts} of {pcm.total_prompts})"
-            st.caption(f"Over {scope}" + (": values are means." if pcm.prompts > 1 else "."))
-            for note in pcm.notes:
-                (st.warning if "not computed" in note else st.caption)(note)
-finally:
-    store.close()
+
+st.title("Results")
+st.caption("Which component of the prompt is fragile, against which perturbation, on which model, and how sure we "
+           "are. **ASR**: share of judged answers a perturbation made fail (Wilson 95% interval). **Flip rate**: the "
+           "same among answers that were right on the clean prompt. **PSS**: how often an instance's answer changes "
+           "between its prompts (0 = never, 1 = always).")
+st.html(f"<style>{diff.CSS}</style>")
+
+try:
+    store = ui_results.open_store()
+except StoreError as exc:
+    st.error(f"The run store cannot be opened: {exc}")
+else:
+    try:
+        _page(store)
+    finally:
+        store.close()

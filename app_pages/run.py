@@ -216,14 +216,15 @@ def _progress(box):
     return update
 
 
-def _finish(out, last_error) -> None:
+def _finish(out, last_error, dissection_key: str | None = None) -> None:
+    """Keep the outcome for the page and the sidebar (``dissection_key``: the dissection a prompt run came from)."""
     st.session_state[ui_run.LAST] = {"run_id": out.run_id, "status": out.status, "answered": out.answered,
                                      "already": out.already, "errors": out.errors, "judged": out.judged,
-                                     "error": last_error}
+                                     "error": last_error, "dissection_key": dissection_key}
     st.session_state.pop(ui_run.PLAN, None)
 
 
-def _execute(planned, models, name) -> None:
+def _execute(planned, models, name, dissection_key: str | None) -> None:
     try:
         runners = ui_run.build_runners(models)
     except Exception as exc:  # noqa: BLE001 - a missing key or a bad SPEC: the message says which
@@ -240,7 +241,7 @@ def _execute(planned, models, name) -> None:
             st.session_state.pop(ui_run.PLAN, None)
             return
         box.update(label=f"Run #{out.run_id}: {out.status}", state="complete" if not out.errors else "error")
-    _finish(out, last_error)
+    _finish(out, last_error, dissection_key)
 
 
 def _estimate(planned) -> None:
@@ -327,7 +328,8 @@ if spec is not None:
     if current:
         _estimate(planned)
         if b2.button("Start", key=START, type="primary", icon=":material/play_arrow:"):
-            _execute(planned, models, spec.name)
+            _execute(planned, models, spec.name,
+                     state.dissection_key(dissection) if dissection is not None else None)
     else:
         b2.button("Start", key=START, type="primary", icon=":material/play_arrow:", disabled=True,
                   help="Estimate first: the estimate shows what Start will send.")
@@ -343,6 +345,9 @@ if last is not None:
         st.success(text)
     else:
         st.warning(text + " · interrupted: resume it below.")
+    if state.run_stale(last):
+        st.warning(f"Run #{run_id} was made from an earlier version of the prompt or of its labels: its results do "
+                   f"not describe the current dissection. Estimate and Start again for that.")
     if st.button("Open in Results", key="run.open_results", icon=":material/grid_on:",
                  on_click=ui_run.show_in_results, args=(run_id,)):
         st.switch_page(ui_run.RESULTS_PAGE)

@@ -125,7 +125,7 @@ def _last_run() -> None:
     st.divider()
     st.subheader(f"Results · run #{p.run_id}")
     current = state.get_dissection()
-    if current is None or state.dissection_key(current) != last["dissection_key"] or state.is_stale():
+    if state.run_stale(last):
         st.warning("These results belong to an earlier version of the prompt or of its labels: press **Analyse** "
                    "to analyse the current one.")
     if p.status != "done":
@@ -217,11 +217,13 @@ with left:
     b1, b2, _ = st.columns([1, 1, 3])
     go = b1.button("Analyse", type="primary", key=ANALYSE, icon=":material/play_arrow:", disabled=not ready,
                    width="stretch")
+    stop = b2.empty()
     if go:
-        b2.button("Stop", key=STOP, icon=":material/stop:", width="stretch",
-                  help="Stops at the next answer; the answers that landed stay stored and Analyse carries on from "
-                       "them.")
+        stop.button("Stop", key=STOP, icon=":material/stop:", width="stretch",
+                    help="Stops at the next answer; the answers that landed stay stored and Analyse carries on from "
+                         "them.")
 
 if go:
     _analyse(prompt, models, settings, expected)
+    stop.empty()
 _last_run()

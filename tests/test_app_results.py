@@ -144,6 +144,8 @@ def test_confidence_tab_and_prompt_complexity(store_path):
     assert len(charts(at)) == 4 + 1  # the heatmaps + the confidence scatter
     assert not any("No token probabilities" in i.value for i in at.info)
     assert any("Decoding confidence (ProSA)" in c.value for c in at.caption)
+    assert not [t for t in at.table if "what it measures" in t.value.columns]  # on demand: it loads a model
+    at.button(key="results.pcm").click().run()
     pcm = next(t.value for t in at.table if "what it measures" in t.value.columns)
     assert list(pcm.index) == ["lexical", "syntactic", "semantic", "structural", "task", "PCM (weighted total)"]
     assert "–" not in list(pcm["value"])  # every part computed

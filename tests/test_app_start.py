@@ -100,9 +100,20 @@ def test_analyse_runs_every_stage_and_the_count_matches_the_run(store_path):
     titles = [c.proto.spec for c in at.get("plotly_chart")]
     assert len(titles) == 2 and all("top20%" in t for t in titles)  # ASR and PSS, the filter's kept variants
     assert any(m.value.startswith("**Most fragile on") for m in at.markdown)
+    flow = sidebar_flow(at)
+    assert f"Last run: #{info.id}" in flow and "stale" not in flow and "Dissection: " in flow
     # an edit to the prompt marks these results stale instead of mixing them with the new prompt
     at.text_area(key="start.prompt").input(PROMPT + " Be brief.").run()
     assert any("earlier version of the prompt" in w.value for w in at.warning)
+    assert f"Last run: #{info.id} · **stale**" in sidebar_flow(at)
+    at.switch_page("app_pages/results.py").run()
+    ok(at)
+    assert any(f"Run #{info.id} was made in this session from an earlier version" in w.value for w in at.warning)
+
+
+def sidebar_flow(at: AppTest) -> str:
+    (flow,) = [m.value for m in at.sidebar.markdown if "Prompt" in m.value and "Dissection" in m.value]
+    return flow
 
 
 def test_a_stopped_run_shows_what_landed_and_analyse_carries_it_on(store_path):

@@ -54,6 +54,49 @@ def settings_sidebar() -> None:
         st.caption(f"Datasets folder: `{engine.dataset_dir()}`")
 
 
+def _step(done: bool, text: str, warn: bool = False) -> str:
+    return f"{':orange[:material/warning:]' if warn else ':green[:material/check_circle:]' if done else ':gray[:material/radio_button_unchecked:]'} {text}"
+
+
+def flow_sidebar() -> None:
+    """Where the user is: the prompt, its dissection, the variants and the last run of this session, each marked
+    done, stale (made from an earlier prompt or labels) or not yet; and the run store in use."""
+    from promptanatomy_core.store import default_path
+
+    from . import quick, run as ui_run
+
+    prompt, dissection = state.get_prompt(), state.get_dissection()
+    variants = state.get_variants()
+    lines = [_step(bool(prompt.strip()), f"Prompt: {len(prompt):,} characters" if prompt.strip() else "Prompt")]
+    if dissection is None:
+        lines.append(_step(False, "Dissection"))
+    else:
+        edited = " · edited" if "manual" in dissection.source_list else ""
+        stale = state.is_stale()
+        lines.append(_step(True, f"Dissection: {len(dissection.sentences)} sentences · {state.get_dissector()}{edited}"
+                           + (" · **stale**" if stale else ""), warn=stale))
+    if variants is None:
+        lines.append(_step(False, "Variants (Perturb)"))
+    else:
+        stale = state.variants_stale()
+        lines.append(_step(True, f"Variants: {len(variants.variants)}" + (" · **stale**" if stale else ""),
+                           warn=stale))
+    runs = [r for r in (st.session_state.get(quick.LAST), st.session_state.get(ui_run.LAST)) if r]
+    if not runs:
+        lines.append(_step(False, "Run"))
+    else:
+        last = max(runs, key=lambda r: r["run_id"])
+        stale = state.run_stale(last)
+        status = f" · {last['status']}" if "status" in last else ""
+        lines.append(_step(True, f"Last run: #{last['run_id']}{status}" + (" · **stale**" if stale else ""),
+                           warn=stale or last.get("status") not in (None, "done")))
+    with st.container():
+        st.header("Your analysis")
+        st.markdown("  \n".join(lines), help="Stale: made from an earlier version of the prompt or of its labels; "
+                                             "run that step again.")
+        st.caption(f"Run store: `{default_path()}`")
+
+
 def error_message(exc: BaseException) -> str:
     """A specific, one-paragraph message for the user (never a traceback)."""
     from promptanatomy_core.models.base import BackendError

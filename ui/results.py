@@ -14,6 +14,16 @@ from promptanatomy_core.store import RunStore
 #: Session keys of the page (not widget keys).
 CONFIRM_DELETE = "pa.results.confirm_delete"
 REPORT_HTML = "pa.results.report_html"
+#: (run id, updated) pairs whose prompt complexity the user asked for (it loads a model: on demand only).
+PCM_SCORED = "pa.results.pcm_scored"
+
+
+def session_runs(run_id: int) -> list[dict]:
+    """This session's records of run ``run_id`` (the Start and Run pages keep their last run), for stale marks."""
+    from . import quick, run as ui_run
+
+    return [r for r in (st.session_state.get(quick.LAST), st.session_state.get(ui_run.LAST))
+            if r and r.get("run_id") == run_id]
 
 
 def open_store() -> RunStore:

@@ -174,3 +174,13 @@ def keep_widgets(defaults: dict[str, Any]) -> None:
             saved[key] = st.session_state[key]
         else:
             st.session_state[key] = saved.get(key, default)
+
+
+def run_stale(last: dict | None) -> bool:
+    """True when ``last`` (a run of this session: ``{"run_id", "dissection_key", …}``) came from a dissection other
+    than the current one (the prompt or its labels changed since); a dataset run (no key) is never stale."""
+    key = (last or {}).get("dissection_key")
+    if key is None:
+        return False
+    current = get_dissection()
+    return current is None or is_stale() or dissection_key(current) != key
