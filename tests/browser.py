@@ -59,7 +59,11 @@ def streamlit_server(env: dict[str, str]) -> Iterator[str]:
         yield url
     finally:
         proc.terminate()
-        proc.wait(timeout=20)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # busy in a model call: it does not stop on SIGTERM in time
+            proc.kill()
+            proc.wait(timeout=20)
 
 
 def wait_idle(page, timeout_ms: int = 60_000) -> None:
