@@ -105,15 +105,29 @@ with left:
     b2.caption(f"Dissector: **{label}** (change it in the sidebar) · {len(prompt):,} of "
                f"{MAX_PROMPT_CHARS:,} characters")
     if run:
-        slow = " A local model on CPU can take tens of seconds." if name in engine.MODEL_DISSECTORS else ""
+        uses_model = name in engine.MODEL_DISSECTORS
+        slow = " A local model on CPU can take tens of seconds." if uses_model else ""
+        stop = b1.empty()
+        if uses_model:
+            stop.button("Stop", key="dissect.stop", icon=":material/stop:", width="stretch",
+                        help="Stops after the batch in flight; the answers that landed are cached, so Dissect "
+                             "carries on from them.")
+        bar = st.empty()
+
+        def progress(done: int, total: int) -> None:
+            bar.progress(done / max(total, 1), text=f"{label}: {done} of {total} sentence questions answered")
+
         try:
             with st.spinner(f"Dissecting with {label}…{slow}", show_time=True):
-                result = engine.dissect(prompt, name, model, timeout)
+                result = engine.dissect(prompt, name, model, timeout, progress)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a message, never a traceback
             st.error(components.error_message(exc))
         else:
             state.set_dissection(result.dissection, label)
             components.model_problems(result)
+        finally:
+            stop.empty()
+            bar.empty()
 
 gold_box = st.container()  # filled at the end, when hand edits of this run are applied
 

@@ -299,5 +299,10 @@ else:
     scoring = " · then perplexity on the embedded model" if st.session_state[FILTER] != "off" else ""
     g2.caption(f"{len(cells)} cell(s) × {n} = {len(cells) * n:,} variant(s){scoring}")
     if go:
+        stop = g1.empty()
+        stop.button("Stop", key="perturb.stop", icon=":material/stop:", width="stretch",
+                    help="Stops at once; the perplexities already computed are cached, so Generate carries on "
+                         "from them.")
         _generate(dissection, cells)
+        stop.empty()
     _results()

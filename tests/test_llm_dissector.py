@@ -324,3 +324,38 @@ def test_given_sentences_are_kept():
     d = LLMDissector(backend=Scripted(lambda r: "<Directive></Directive>"))
     result = d.dissect(prompt, sents)
     assert [(s.start, s.end) for s in result.sentences] == [(s.start, s.end) for s in sents]
+
+
+def test_progress_as_batches_land_and_a_stop_keeps_what_landed():
+    """``report_progress``: called in the dissecting thread after each batch; a callback that raises (a stopped
+    Streamlit script) stops the dissection, and the answers that landed are cached, so the next call asks only for
+    the rest."""
+    prompt = " ".join(f"Sentence number {k} tells the model to answer in English." for k in range(1, 7))
+    backend = Scripted(lambda r: time.sleep(0.2) or "<Directive>")  # slow enough to stop between batches
+    d = LLMDissector(backend=backend, concurrency=1, batch_size=2)
+    seen: list[tuple[int, int]] = []
+
+    class Stop(BaseException):
+        pass
+
+    def stop_after_first(done: int, total: int) -> None:
+        seen.append((done, total))
+        raise Stop
+
+    d.report_progress(stop_after_first)
+    with pytest.raises(Stop):
+        d.dissect(prompt)
+    assert seen == [(2, 6)]
+    time.sleep(0.5)  # the batch that was in flight finishes alone; the third was cancelled
+    assert len(backend.requests) == 4
+    seen.clear()
+    d.report_progress(lambda done, total: seen.append((done, total)))
+    result = d.dissect(prompt)
+    assert all(s.labels == {D} for s in result.sentences) and set(result.source_list) == {SOURCE_LLM}
+    assert len(backend.requests) == 4 + 4  # the first batch's answers were cached: only the other four asked
+    assert seen == [(2, 4), (4, 4)]
+    others: list = []
+    t = threading.Thread(target=lambda: others.append(getattr(d._last, "progress", None)))
+    t.start()
+    t.join()
+    assert others == [None]  # the callback belongs to the thread that set it

@@ -53,14 +53,17 @@ class DissectResult:
     problems: tuple[str, ...] = ()
 
 
-def dissect(prompt: str, name: str, model: str, timeout: float | None = None) -> DissectResult:
-    """Dissect ``prompt`` (``timeout``: seconds to wait for a model's answers); errors propagate.
+def dissect(prompt: str, name: str, model: str, timeout: float | None = None,
+            progress: Callable[[int, int], None] | None = None) -> DissectResult:
+    """Dissect ``prompt`` (``timeout``: seconds to wait for a model's answers; ``progress(answered, to_ask)`` as a
+    model's answers land, in this thread); errors propagate.
 
     Not cached here: ``rules`` is fast, and ``llm`` caches each answer itself (never a failed one), so a retry after
-    a time-out asks the model again."""
+    a time-out or a stop asks the model only for what is missing."""
     dissector = get_dissector(name, model if name in MODEL_DISSECTORS else "")
     if name in MODEL_DISSECTORS:
         dissector.timeout = timeout  # seconds for the model's answers; a late answer counts as a failure
+        dissector.report_progress(progress)
     dissection = dissector.dissect(prompt)
     problems = tuple(f"sentence {e.index + 1} ({e.stage}): {e.message}"
                      for e in getattr(dissector, "last_errors", ()) or ())

@@ -24,10 +24,10 @@ import re
 import sqlite3
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..models.base import Backend, BackendError, ChatRequest, ChatResponse, Message, get_backend, parse_spec
 from ..settings import cache_dir
@@ -365,7 +365,7 @@ class LLMDissector(Dissector):
         if todo:
             backend_limit = getattr(backend, "max_concurrency", None)
             limit = max(1, min(self.concurrency, int(backend_limit)) if backend_limit else self.concurrency)
-            size = len(todo) if limit == 1 else max(1, min(self.batch_size, math.ceil(len(todo) / limit)))
+            size = max(1, min(self.batch_size, math.ceil(len(todo) / limit)))  # batches: progress and a cancel
             chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
             stats["backend_calls"] += len(chunks)
             stats["requests_sent"] += len(todo)
@@ -376,36 +376,57 @@ class LLMDissector(Dissector):
                     raise BackendError(f"the backend answered {len(out)} of {len(chunk)} requests")
                 return out
 
+            progress = getattr(self._last, "progress", None)
+            deadline = None if self.timeout is None else time.monotonic() + self.timeout
             pool = ThreadPoolExecutor(max_workers=min(limit, len(chunks)), thread_name_prefix="dissect-llm")
+            futures = {pool.submit(call, chunk): chunk for chunk in chunks}
+            pending = set(futures)
+            landed = 0
             try:
-                futures = {pool.submit(call, chunk): chunk for chunk in chunks}
-                done, pending = wait(futures, timeout=self.timeout)
+                while pending:
+                    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                    done, pending = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+                    if not done:  # the time-out passed
+                        break
+                    for fut in done:
+                        chunk = futures[fut]
+                        try:
+                            result = fut.result()
+                        except Exception as exc:  # a backend that raises instead of answering with an error
+                            result = [ChatResponse(error=f"{type(exc).__name__}: {exc}")] * len(chunk)
+                        for i, resp in zip(chunk, result):
+                            answers[i] = resp
+                        self._remember({keys[i]: answers[i].text for i in chunk if answers[i].ok}, disk)
+                        landed += len(chunk)
+                    if progress is not None:  # may raise (a stopped Streamlit script): what landed is cached
+                        progress(landed, len(todo))
                 for fut in pending:
                     fut.cancel()
                     for i in futures[fut]:
                         answers[i] = ChatResponse(error=f"timed out after {self.timeout:g} s")
-                for fut in done:
-                    chunk = futures[fut]
-                    try:
-                        result = fut.result()
-                    except Exception as exc:  # a backend that raises instead of answering with an error
-                        result = [ChatResponse(error=f"{type(exc).__name__}: {exc}")] * len(chunk)
-                    for i, resp in zip(chunk, result):
-                        answers[i] = resp
             finally:
                 pool.shutdown(wait=not pending, cancel_futures=True)  # a timed-out call is left to finish alone
-            fresh = {keys[i]: answers[i].text for i in todo if answers[i] is not None and answers[i].ok}
-            if self.cache and fresh:
-                with self._memory_lock:
-                    if len(self._memory) + len(fresh) > MEMORY_ENTRIES:
-                        self._memory.clear()
-                    self._memory.update(fresh)
-                try:
-                    if disk is not None:
-                        disk.put_many(fresh)
-                except (OSError, sqlite3.Error):
-                    pass
         return [a if a is not None else ChatResponse(error="no answer") for a in answers]
+
+    def _remember(self, fresh: dict[str, str], disk: "_DiskCache | None") -> None:
+        """Keep answers in the in-process and the disk cache (a disk failure only costs the disk copy)."""
+        if not self.cache or not fresh:
+            return
+        with self._memory_lock:
+            if len(self._memory) + len(fresh) > MEMORY_ENTRIES:
+                self._memory.clear()
+            self._memory.update(fresh)
+        try:
+            if disk is not None:
+                disk.put_many(fresh)
+        except (OSError, sqlite3.Error):
+            pass
+
+    def report_progress(self, callback: "Callable[[int, int], None] | None") -> None:
+        """Call ``callback(answered, to_ask)`` in this thread as batches of the model's answers land during this
+        thread's ``dissect`` calls (None: no more calls). Per thread: one dissector may serve several sessions. The
+        callback may raise to stop (a Streamlit rerun): the answers that landed stay cached, so a retry resumes."""
+        self._last.progress = callback
 
     # ---------------------------------------------------------------------------------------------------------------
     # Algorithm 1
