@@ -340,3 +340,41 @@ def test_grid_reports_absent_and_short_cells():
                                                          for s in ("SCI", "WOD", "COD")}
     with pytest.raises(PerturbError, match="unknown strategy"):
         perturb_grid(d, [ROLE], ["SCI", "nope"])
+
+
+def test_wordnet_lookups_are_safe_from_several_threads():
+    """Streamlit runs sessions in threads of one process; NLTK's WordNet reader shares one file handle for its lemma
+    counts, so unguarded lookups from two threads fail (AssertionError or TypeError inside nltk). Fresh lookups of
+    the same words from four threads give what one thread gives."""
+    import threading
+
+    from promptanatomy_core.perturb import syr
+
+    words = ("answer question explain describe summary patient doctor result method study effect report "
+             "analysis review support customer order shipping return refund product quality service message "
+             "reply letter request problem solution example format output input detail list table figure "
+             "number value measure increase decrease improve reduce change keep follow write read speak").split()
+
+    def fresh() -> dict[str, tuple[str, ...]]:
+        return {w: synonyms(w) for w in words}
+
+    for f in (syr._count, syr._bases, syr._lemmas, synonyms):
+        f.cache_clear()
+    expected = fresh()
+    results, errors = [], []
+
+    def worker() -> None:
+        try:
+            results.append(fresh())
+        except Exception as exc:  # noqa: BLE001 - collected for the assertion below
+            errors.append(exc)
+
+    for _ in range(3):
+        for f in (syr._count, syr._bases, syr._lemmas, synonyms):
+            f.cache_clear()
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == [] and len(results) == 12 and all(r == expected for r in results)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from functools import lru_cache
 
 from ..types import Edit
@@ -50,23 +51,29 @@ _VOWELS = "aeiou"
 
 
 _WN = None
+#: NLTK's WordNet reader is not thread-safe (its lemma counts come from a binary search over one shared file
+#: handle): every lookup holds this lock, since Streamlit runs sessions (and a stopped run still unwinding) in
+#: threads of one process.
+_WORDNET_LOCK = threading.RLock()
 
 
 def _wordnet():
     """NLTK's WordNet reader, set up offline (RuntimeError naming the fix when the data is missing); loaded once."""
     global _WN
-    if _WN is None:
-        from ..resources import wordnet
+    with _WORDNET_LOCK:
+        if _WN is None:
+            from ..resources import wordnet
 
-        _WN = wordnet()
+            _WN = wordnet()
     return _WN
 
 
 @lru_cache(maxsize=65536)
 def _count(base: str, pos: str) -> int:
     """How often ``base`` is tagged with a sense of ``pos`` in WordNet's sense-tagged corpus."""
-    return sum(lemma.count() for synset in _wordnet().synsets(base, pos) for lemma in synset.lemmas()
-               if lemma.name().lower() == base)
+    with _WORDNET_LOCK:
+        return sum(lemma.count() for synset in _wordnet().synsets(base, pos) for lemma in synset.lemmas()
+                   if lemma.name().lower() == base)
 
 
 def _cue(word: str, prev: str, sentence_start: bool) -> tuple[str, ...]:
@@ -92,7 +99,8 @@ def _cue(word: str, prev: str, sentence_start: bool) -> tuple[str, ...]:
 def _bases(word: str) -> tuple[tuple[str, str], ...]:
     """``(pos, base form)`` for every part of speech WordNet knows lower-case ``word`` as."""
     wn = _wordnet()
-    return tuple((p, base) for p in POS_ORDER for base in [wn.morphy(word, p)] if base)
+    with _WORDNET_LOCK:
+        return tuple((p, base) for p in POS_ORDER for base in [wn.morphy(word, p)] if base)
 
 
 def guess_pos(word: str, prev: str = "", sentence_start: bool = False) -> tuple[str, str] | None:
@@ -196,8 +204,10 @@ def synonyms(word: str, prev: str = "", sentence_start: bool = False) -> tuple[s
 def _lemmas(base: str, pos: str) -> tuple[str, ...]:
     """Single-word synonyms of ``base`` from its first :data:`SENSES` senses in ``pos``, in WordNet's order."""
     out: list[str] = []
-    for synset in _wordnet().synsets(base, pos)[:SENSES]:
-        for lemma in synset.lemma_names():
+    with _WORDNET_LOCK:
+        names = [synset.lemma_names() for synset in _wordnet().synsets(base, pos)[:SENSES]]
+    for lemma_names in names:
+        for lemma in lemma_names:
             if not re.fullmatch(r"[a-z]+", lemma) or lemma in STOP_WORDS or lemma in out:
                 continue
             if lemma == base or lemma.startswith(base) or base.startswith(lemma):
