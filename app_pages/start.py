@@ -55,8 +55,8 @@ def _draw(box, p: quick.Partial, tag: str) -> None:
 
 
 def _analyse(prompt: str, models: list, settings: quick.QuickSettings, expected: str | None) -> None:
-    """Dissect → perturb and filter → send → judge, each stage in the status box, the heatmaps drawn below it as the
-    answers land. Stopping (any click) interrupts at the next answer; the run store keeps what landed."""
+    """Dissect → perturb and filter → send → judge, each stage in the status box, the heatmaps drawn below it as
+    the answers land. Stopping (any click) interrupts at the next answer; the run store keeps what landed."""
     status_area, live = st.container(), st.empty()
     draws = itertools.count()
     with status_area, st.status("Analysing…", expanded=True) as box:
@@ -88,10 +88,11 @@ def _analyse(prompt: str, models: list, settings: quick.QuickSettings, expected:
         box.write("**3 · Asking** the model(s) — the heatmaps below fill in as the answers land…")
         answers = box.progress(0.0, text="Sending…")
         draw = quick.throttled(lambda p: _draw(live, p, f"live{next(draws)}"))
+        key = state.dissection_key(dissection)
 
         def progress(ev) -> None:
             if ev.run_id is not None and st.session_state.get(quick.LAST, {}).get("run_id") != ev.run_id:
-                st.session_state[quick.LAST] = {"run_id": ev.run_id, "dissection_key": state.dissection_key(dissection)}
+                st.session_state[quick.LAST] = {"run_id": ev.run_id, "dissection_key": key}
             if ev.stage == "request":
                 answers.progress(ev.done / max(ev.total, 1), text=f"{ev.model}: {ev.done} of {ev.total} answered")
             else:
@@ -105,7 +106,7 @@ def _analyse(prompt: str, models: list, settings: quick.QuickSettings, expected:
             st.error(f"The run stopped ({type(exc).__name__}): {exc}. What finished is stored; press Analyse to "
                      f"carry on.")
             return
-        st.session_state[quick.LAST] = {"run_id": out.run_id, "dissection_key": state.dissection_key(dissection)}
+        st.session_state[quick.LAST] = {"run_id": out.run_id, "dissection_key": key, "settled": True}
         problem = f" · {out.errors} request(s) failed (last: {last_error})" if out.errors else ""
         box.update(label=f"Done: run #{out.run_id} · {out.answered} answered now, {out.already} before{problem}",
                    state="error" if out.errors else "complete", expanded=False)
@@ -118,7 +119,12 @@ def _last_run() -> None:
     if last is None:
         return
     try:
-        p = quick.partial(last["run_id"])
+        if last.get("settled"):
+            p = quick.partial(last["run_id"])
+        else:  # just stopped: its execution may still be storing the answers in flight (once per run)
+            with st.spinner("Stopping: storing the answers in flight…"):
+                p = quick.settled(last["run_id"], timeout=60.0)
+            last["settled"] = True
     except Exception as exc:  # noqa: BLE001 - a deleted run or a store that cannot be opened
         st.caption(f"The last analysis (run #{last['run_id']}) cannot be shown: {exc}")
         return

@@ -53,7 +53,8 @@ def _analyse(page, prompt: str) -> int:
     page.get_by_role("button", name="Analyse").click()
     page.get_by_text("Done: run #", exact=False).first.wait_for(timeout=RUN_TIMEOUT_MS)
     browser.wait_idle(page, RUN_TIMEOUT_MS)
-    assert page.get_by_role("button", name="Stop").count() == 0  # Stop shows only while a run goes
+    stop = page.get_by_test_id("stMainBlockContainer").get_by_role("button", name="Stop")
+    assert stop.count() == 0  # the page's Stop shows only while a run goes
     return int(announced.group(1))
 
 
@@ -134,3 +135,51 @@ def test_from_pasted_prompt_to_heatmap_in_chromium(tmp_path):
         finally:
             chromium.close()
     assert dialogs == []
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.timeout(1500)
+def test_stop_keeps_what_landed_and_analyse_carries_on(tmp_path):
+    """Stop in the middle of a run on the embedded model: the heatmaps drawn so far stay, the page says how many
+    answers were kept, and Analyse sends only the rest."""
+    browser.require_browser()
+    env = {"PROMPTANATOMY_CACHE_DIR": str(tmp_path / "cache"), "PROMPTANATOMY_STORE": str(tmp_path / "runs.sqlite")}
+    with browser.streamlit_server(env) as url, browser.sync_playwright()() as p:
+        chromium = p.chromium.launch(executable_path=str(browser.CHROMIUM), args=browser.ARGS)
+        try:
+            page = chromium.new_page(viewport={"width": 1440, "height": 2300})
+            page.goto(url, wait_until="networkidle")
+            page.get_by_role("textbox", name="Prompt").wait_for(timeout=60_000)
+            browser.wait_idle(page)
+            page.get_by_role("textbox", name="Prompt").fill(PROMPT)
+            page.keyboard.press("Control+Enter")
+            browser.wait_idle(page)
+            page.get_by_text("Budget", exact=True).click()
+            _number(page, "Answer length (max tokens)", "16")
+            _number(page, "Variants sent per cell", "2")
+            _shot(page, "08_budget")
+            page.locator("[data-testid=stMarkdownContainer]", has_text="× 2 variant(s)").first.wait_for()
+            browser.wait_idle(page)
+            page.get_by_role("button", name="Analyse").click()
+            # partial results: a heatmap appears while the answers are still coming
+            page.wait_for_selector(".js-plotly-plot .heatmaplayer", timeout=RUN_TIMEOUT_MS)
+            page.get_by_text(re.compile(r"local: ([4-9]|\d\d) of \d+ answered")).first.wait_for(timeout=RUN_TIMEOUT_MS)
+            _shot(page, "08_partial_results")
+            page.get_by_test_id("stMainBlockContainer").get_by_role("button", name="Stop").click()
+            stopped = page.get_by_text(re.compile(r"Stopped: \d+ of \d+ answers kept \(interrupted\)")).first
+            stopped.wait_for(timeout=120_000)
+            browser.wait_idle(page)
+            kept, total = map(int, re.search(r"Stopped: (\d+) of (\d+)", stopped.inner_text()).groups())
+            assert 4 <= kept < total
+            assert page.locator(".js-plotly-plot .heatmaplayer").count() >= 2  # what was judged so far stays
+            _shot(page, "09_stopped")
+            page.get_by_role("button", name="Analyse").click()
+            done = page.get_by_text(re.compile(r"Done: run #1 · \d+ answered now, \d+ before")).first
+            done.wait_for(timeout=RUN_TIMEOUT_MS)
+            now, before = map(int, re.search(r"(\d+) answered now, (\d+) before", done.inner_text()).groups())
+            assert before >= kept and before + now == total  # carried on: only what was missing was sent
+            browser.wait_idle(page, RUN_TIMEOUT_MS)
+            assert page.get_by_text(re.compile(r"Stopped: ")).count() == 0
+        finally:
+            chromium.close()

@@ -54,8 +54,14 @@ def settings_sidebar() -> None:
         st.caption(f"Datasets folder: `{engine.dataset_dir()}`")
 
 
+#: The marks of a step in the sidebar's "Your analysis": each its own icon, so colour is never the only cue.
+STEP_MARKS = {"warn": ":orange[:material/warning:]", "done": ":green[:material/check_circle:]",
+              "todo": ":gray[:material/radio_button_unchecked:]"}
+
+
 def _step(done: bool, text: str, warn: bool = False) -> str:
-    return f"{':orange[:material/warning:]' if warn else ':green[:material/check_circle:]' if done else ':gray[:material/radio_button_unchecked:]'} {text}"
+    """One line of the sidebar's "Your analysis": its mark (stale / done / not yet) and ``text``."""
+    return f"{STEP_MARKS['warn' if warn else 'done' if done else 'todo']} {text}"
 
 
 def flow_sidebar() -> None:

@@ -146,6 +146,18 @@ def partial(run_id: int) -> Partial:
         return Partial(run_id, info.status, info.requests, info.responses, info.errors, results(run_id, store))
 
 
+def settled(run_id: int, timeout: float = 120.0, poll: float = 0.5) -> Partial:
+    """:func:`partial` once the run is no longer ``running``, or after ``timeout`` seconds. A stopped script leaves
+    its execution unwinding for a moment (the batch in flight lands, then the run is stored as interrupted) while
+    Streamlit already runs the page again."""
+    deadline = time.monotonic() + timeout
+    found = partial(run_id)
+    while found.status == "running" and time.monotonic() < deadline:
+        time.sleep(poll)
+        found = partial(run_id)
+    return found
+
+
 def throttled(draw: Callable[[Partial], None], every: float = REFRESH_S) -> Callable[[Any], None]:
     """A progress callback for ``ui.run.start`` that calls ``draw`` with the partial results at most every
     ``every`` seconds (the first answer draws at once)."""
