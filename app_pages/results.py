@@ -4,7 +4,7 @@ import html
 
 import streamlit as st
 
-from promptanatomy_core import report
+from promptanatomy_core import glossary, report
 from promptanatomy_core.store import StoreError
 from ui import components, diff, state
 from ui import results as ui_results
@@ -145,7 +145,7 @@ def _page(store) -> None:
 
     with tabs[0]:
         for metric, label in report.METRICS.items():
-            st.subheader(f"{label} by component × perturbation")
+            st.subheader(f"{label} by component × perturbation", help=glossary.METRICS[label])
             st.caption(report.METRIC_HELP[metric] + " One colour scale (0 to 1) for every model; hover a cell for "
                        "its interval.")
             cols = st.columns(min(2, len(models)))

@@ -3,6 +3,7 @@ sidebar's models: a dry-run estimate first, then a run stored in the run store, 
 resumable, and a link to its results."""
 import streamlit as st
 
+from promptanatomy_core import glossary
 from promptanatomy_core.experiment import DEFAULT_COMPONENTS, ExperimentError
 from promptanatomy_core.perturb import COMPERTURB, PerturbError
 from promptanatomy_core.scoring.criteria import criterion_names
@@ -53,9 +54,10 @@ def _grid(components: list[str]) -> dict:
     """The page's own grid: components × strategies, n, seed, ratio, keep-top."""
     st.session_state[COMPONENTS_PICK] = [c for c in st.session_state[COMPONENTS_PICK] if c in components]
     c1, c2 = st.columns(2)
-    c1.multiselect("Components", components, key=COMPONENTS_PICK, help="CRT: the control group (same edit budget, "
-                                                                       "anywhere in the prompt).")
-    c2.multiselect("Strategies", list(COMPERTURB), key=STRATEGIES_PICK)
+    c1.multiselect("Components", components, key=COMPONENTS_PICK,
+                   help="\n\n".join(f"**{c}**: {glossary.COMPONENTS[c]}" for c in components))
+    c2.multiselect("Strategies", list(COMPERTURB), key=STRATEGIES_PICK,
+                   help="\n\n".join(f"**{s}**: {glossary.STRATEGIES[s]}" for s in COMPERTURB))
     c = st.columns(4)
     c[0].number_input("Variants per cell (n)", min_value=1, max_value=50, step=1, key=N)
     c[1].number_input("Seed", min_value=0, step=1, key=SEED)
