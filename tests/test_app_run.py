@@ -271,3 +271,11 @@ def test_tiny_run_on_the_embedded_model(store_path):
     with RunStore(store_path) as store:
         (info,) = store.list_runs()
         assert info.status == "done" and info.responses == 2
+
+
+def test_no_model_selected_is_a_warning_and_nothing_can_start(store_path):
+    at = page(rules(PROMPT), models=())
+    assert any("No model is selected" in w.value for w in at.warning)
+    assert not [b for b in at.button if b.key in ("run.estimate", "run.start")]
+    with RunStore(store_path) as store:
+        assert store.list_runs() == []

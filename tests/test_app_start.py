@@ -158,3 +158,15 @@ def test_a_stopped_run_shows_what_landed_and_analyse_carries_it_on(store_path):
         assert info.id == first.run_id and info.status == "done" and info.responses == len(p.requests)
     assert sorted(Scripted.sent) == sorted("good:" + m for m in missing)  # only what was missing (each text once)
     assert not [w for w in at.warning if w.value.startswith("Stopped:")]
+
+
+def test_about_page_summarises_the_method_with_references(store_path):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page("app_pages/about.py").run()
+    ok(at)
+    text = " ".join(m.value for m in at.markdown)
+    for term in ("PromptAnatomy", "ComPerturb", "PSS", "CRT", "perplexity", "Wilson"):
+        assert term in text, term
+    assert "aclanthology.org/2024.findings-emnlp.108" in text and "Are All Prompt Components Value-Neutral?" in text
+    for strategy in ("SCI", "SYR", "WOD", "SER", "COD"):
+        assert f"**{strategy}**" in text
