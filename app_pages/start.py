@@ -26,14 +26,17 @@ def _on_example() -> None:
         state.set_prompt(st.session_state[AREA])
 
 
-def _dissection(prompt: str):
-    """The current dissection when it is this prompt's (hand edits kept), else a new one by the sidebar's dissector."""
+def _dissection(prompt: str, box):
+    """The current dissection when it is this prompt's (hand edits kept), else a new one by the sidebar's dissector
+    (a model dissector's answers counted in a progress bar in ``box``, so Stop can interrupt it)."""
     current = state.get_dissection()
     if current is not None and current.prompt == prompt:
         return current, state.get_dissector()
     name, model, timeout = state.dissector_setting()
     label = engine.dissector_label(name, model)
-    result = engine.dissect(prompt, name, model, timeout)
+    bar = box.empty()
+    result = engine.dissect(prompt, name, model, timeout, lambda done, total: bar.progress(
+        done / max(total, 1), text=f"{label}: {done} of {total} sentence questions answered"))
     state.set_dissection(result.dissection, label)
     components.model_problems(result)
     return result.dissection, label
@@ -62,7 +65,7 @@ def _analyse(prompt: str, models: list, settings: quick.QuickSettings, expected:
     with status_area, st.status("Analysing…", expanded=True) as box:
         box.write("**1 · Dissecting** the prompt into components…")
         try:
-            dissection, label = _dissection(prompt)
+            dissection, label = _dissection(prompt, box)
         except Exception as exc:  # noqa: BLE001 - a bad prompt or a failing model: a message, never a traceback
             box.update(label="Dissection failed", state="error")
             st.error(components.error_message(exc))

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from promptanatomy_core.models.base import register_provider
+from promptanatomy_core.models.base import ChatResponse, register_provider
 from promptanatomy_core.store import RunStore
+from promptanatomy_core.types import Component
 from test_experiment import LengthScorer, Scripted
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -170,3 +171,31 @@ def test_about_page_summarises_the_method_with_references(store_path):
     assert "aclanthology.org/2024.findings-emnlp.108" in text and "Are All Prompt Components Value-Neutral?" in text
     for strategy in ("SCI", "SYR", "WOD", "SER", "COD"):
         assert f"**{strategy}**" in text
+
+
+class Labeller(Scripted):
+    """Answers the llm dissector's questions (any request naming a TARGET sentence) with a Directive tag, and every
+    other request as test_experiment's scripted model does."""
+
+    def generate(self, requests):
+        out = super().generate(requests)
+        return [ChatResponse(text="<Directive>") if "TARGET:" in r.messages[-1].content else o
+                for r, o in zip(requests, out)]
+
+
+register_provider("labeller")(lambda spec, **_: Labeller(spec))
+
+
+def test_analyse_with_the_llm_dissector_shows_its_progress_and_labels(store_path):
+    at = start(**{"pa.setting.dissector": "llm", "pa.setting.model": "labeller:x"})
+    at.number_input(key="start.samples").set_value(1)
+    at.text_area(key="start.prompt").input(PROMPT).run()
+    at.button(key="start.analyse").click().run()
+    ok(at)
+    assert not at.error, [e.value for e in at.error]
+    d = at.session_state["pa.dissection"]
+    assert set(d.source_list) == {"llm"} and all(s.labels == {Component.DIRECTIVE} for s in d.sentences)
+    assert at.session_state["pa.dissector_used"] == "llm:labeller:x"
+    with RunStore(store_path) as store:
+        (info,) = store.list_runs()
+        assert info.status == "done" and info.spec["dissector"].startswith("llm:labeller:x#")
