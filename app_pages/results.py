@@ -159,8 +159,7 @@ def _page(store) -> None:
                    "in the prompt: a component above it is more fragile than chance.")
         for mod in models:
             st.markdown(f"**{html.escape(mod)}**")
-            st.markdown("\n".join(f"{i}. {html.escape(f.reading)}"
-                                  for i, f in enumerate(report.ranking(frame, flt, mod), start=1)))
+            st.markdown(ui_results.ranking_markdown(frame, flt, mod))
 
     with tabs[2]:
         rows, cols_ = report.axes(frame, flt)

@@ -1,5 +1,6 @@
 """Start: paste or pick a prompt, see what the one-button analysis will send and how long it should take, press
 **Analyse** and watch dissection → perturbations → answers → heatmaps, stage by stage; stop at any time."""
+import html
 import itertools
 
 import streamlit as st
@@ -7,6 +8,7 @@ import streamlit as st
 from promptanatomy_core import glossary, report
 from promptanatomy_core.text import MAX_PROMPT_CHARS
 from ui import components, engine, models_sidebar, quick, state
+from ui import results as ui_results
 from ui import run as ui_run
 
 AREA = "start.prompt"
@@ -149,8 +151,8 @@ def _last_run() -> None:
     if not p.frame.empty:
         flt = report.default_filter(p.frame)
         for mod in report.models(p.frame):
-            st.markdown(f"**Most fragile on {mod}**")
-            st.markdown("\n".join(f"{i}. {f.reading}" for i, f in enumerate(report.ranking(p.frame, flt, mod), 1)))
+            st.markdown(f"**Most fragile on {html.escape(mod)}**")
+            st.markdown(ui_results.ranking_markdown(p.frame, flt, mod))
     c = st.columns(3)
     if c[0].button("Drill down in Results", key="start.results", icon=":material/grid_on:",
                    on_click=ui_run.show_in_results, args=(p.run_id,)):
@@ -215,7 +217,7 @@ with left:
             st.error(components.error_message(exc))
             ready = False
         else:
-            time_text = (f" · {quick.duration(count.seconds)} on this CPU for the embedded model"
+            time_text = (f" · {ui_run.duration(count.seconds)} on this CPU for the embedded model"
                          if count.seconds is not None else "")
             each = (f"to {models[0].spec}" if len(models) == 1 else
                     f"{count.requests_per_model} to each of {', '.join(m.spec for m in models)}")

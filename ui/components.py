@@ -69,7 +69,7 @@ def flow_sidebar() -> None:
     done, stale (made from an earlier prompt or labels) or not yet; and the run store in use."""
     from promptanatomy_core.store import default_path
 
-    from . import quick, run as ui_run
+    from . import results
 
     prompt, dissection = state.get_prompt(), state.get_dissection()
     variants = state.get_variants()
@@ -87,7 +87,7 @@ def flow_sidebar() -> None:
         stale = state.variants_stale()
         lines.append(_step(True, f"Variants: {len(variants.variants)}" + (" · **stale**" if stale else ""),
                            warn=stale))
-    runs = [r for r in (st.session_state.get(quick.LAST), st.session_state.get(ui_run.LAST)) if r]
+    runs = results.session_runs()
     if not runs:
         lines.append(_step(False, "Run"))
     else:

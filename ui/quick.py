@@ -111,15 +111,9 @@ def dry_count(_dissection: Dissection, dissection_key: str, settings: QuickSetti
     if local:
         prompt_tokens = _tokens(_dissection.prompt)
         scoring = (sum(_tokens(t) for t in texts) + prompt_tokens) / PPL_TOKENS_S
-        answering = per_model * (settings.max_tokens / ui_run.LOCAL_OUT_TOKENS_S
-                                 + prompt_tokens / ui_run.LOCAL_IN_TOKENS_S)
+        answering = per_model * ui_run.local_seconds(settings.max_tokens, prompt_tokens)
         seconds = scoring + local * answering
     return DryCount(len(sizes), len(grid.skipped), len(texts), per_model, len(model_specs), seconds)
-
-
-def duration(seconds: float) -> str:
-    """``about 40 s`` / ``about 3 min``."""
-    return f"about {seconds / 60:.0f} min" if seconds >= 90 else f"about {max(seconds, 1):.0f} s"
 
 
 @dataclass
@@ -149,13 +143,14 @@ def partial(run_id: int) -> Partial:
 def settled(run_id: int, timeout: float = 120.0, poll: float = 0.5) -> Partial:
     """:func:`partial` once the run is no longer ``running``, or after ``timeout`` seconds. A stopped script leaves
     its execution unwinding for a moment (the batch in flight lands, then the run is stored as interrupted) while
-    Streamlit already runs the page again."""
+    Streamlit already runs the page again. Polls only the run's status; judges and reads the cells once."""
+    from . import results as ui_results
+
     deadline = time.monotonic() + timeout
-    found = partial(run_id)
-    while found.status == "running" and time.monotonic() < deadline:
-        time.sleep(poll)
-        found = partial(run_id)
-    return found
+    with ui_results.open_store() as store:
+        while store.get_run(run_id).status == "running" and time.monotonic() < deadline:
+            time.sleep(poll)
+    return partial(run_id)
 
 
 def throttled(draw: Callable[[Partial], None], every: float = REFRESH_S) -> Callable[[Any], None]:

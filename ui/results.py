@@ -2,6 +2,7 @@
 ``updated`` stamp), so a renamed or resumed run is read again and an unchanged one is not."""
 from __future__ import annotations
 
+import html
 import json
 import tempfile
 from pathlib import Path
@@ -18,12 +19,19 @@ REPORT_HTML = "pa.results.report_html"
 PCM_SCORED = "pa.results.pcm_scored"
 
 
-def session_runs(run_id: int) -> list[dict]:
-    """This session's records of run ``run_id`` (the Start and Run pages keep their last run), for stale marks."""
+def session_runs(run_id: int | None = None) -> list[dict]:
+    """This session's records of its runs (the Start and Run pages each keep their last run: ``run_id``,
+    ``dissection_key``, …), only those of ``run_id`` when given; for the sidebar and the stale marks."""
     from . import quick, run as ui_run
 
     return [r for r in (st.session_state.get(quick.LAST), st.session_state.get(ui_run.LAST))
-            if r and r.get("run_id") == run_id]
+            if r and (run_id is None or r.get("run_id") == run_id)]
+
+
+def ranking_markdown(frame, ppl_filter: str, model: str) -> str:
+    """The components of ``model`` most fragile first, as a numbered markdown list of one-line readings."""
+    return "\n".join(f"{i}. {html.escape(f.reading)}"
+                     for i, f in enumerate(report.ranking(frame, ppl_filter, model), start=1))
 
 
 def open_store() -> RunStore:

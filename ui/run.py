@@ -134,16 +134,24 @@ def plan_progress_text(stage: str, done: int, total: int) -> str:
     return f"Perturbing: {done} of {total} prompt(s)"
 
 
+def local_seconds(output_tokens: float, input_tokens: float) -> float:
+    """Rough CPU seconds for the embedded model to read ``input_tokens`` and write ``output_tokens``."""
+    return output_tokens / LOCAL_OUT_TOKENS_S + input_tokens / LOCAL_IN_TOKENS_S
+
+
+def duration(seconds: float) -> str:
+    """``about 40 s`` / ``about 3 min``."""
+    return f"about {seconds / 60:.0f} min" if seconds >= 90 else f"about {max(seconds, 1):.0f} s"
+
+
 def time_hint(est: Any) -> str | None:
     """A rough time for the local models' requests on CPU, or None when no local model is in the run."""
     seconds = 0.0
     for e in est.models:
         if str(e.model).startswith("local") and e.to_send:
             share = e.to_send / max(e.requests, 1)
-            seconds += e.output_tokens_max * share / LOCAL_OUT_TOKENS_S + e.input_tokens * share / LOCAL_IN_TOKENS_S
-    if seconds <= 0:
-        return None
-    return f"about {seconds / 60:.0f} min" if seconds >= 90 else f"about {max(seconds, 1):.0f} s"
+            seconds += local_seconds(e.output_tokens_max * share, e.input_tokens * share)
+    return duration(seconds) if seconds > 0 else None
 
 
 def build_runners(models: list) -> dict[str, Any]:
