@@ -13,31 +13,21 @@ from streamlit.testing.v1 import AppTest
 from promptanatomy_core.models.base import ChatResponse, register_provider
 from promptanatomy_core.store import RunStore
 from promptanatomy_core.types import Component
+from test_app_run import MODEL, ok, store_path  # noqa: F401  (store_path: the fixture, a run store in tmp_path)
 from test_experiment import LengthScorer, Scripted
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-MODEL = "scriptedstart:good"
 PROMPT = ("You are a careful medical researcher. Read the abstract and answer the question with yes, no or maybe. "
           "The abstract comes from a peer-reviewed journal and may mention statistics. "
           "Answer with one word in lower case.")
 
-register_provider("scriptedstart")(lambda spec, **_: Scripted(spec))
 
-
-@pytest.fixture()
-def store_path(tmp_path, monkeypatch):
+@pytest.fixture(autouse=True)
+def length_scorer(monkeypatch):
+    """The perplexity filter scores with the text's length here (the browser tests score with the real model)."""
     import ui.engine
 
-    path = tmp_path / "runs.sqlite"
-    monkeypatch.setenv("PROMPTANATOMY_STORE", str(path))
-    monkeypatch.setenv("PROMPTANATOMY_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(ui.engine, "get_scorer", lambda model="local": LengthScorer())
-    return path
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def start(models=(MODEL,), **state) -> AppTest:
@@ -73,7 +63,7 @@ def test_an_example_fills_the_prompt_and_shows_the_count_first(store_path):
     ok(at)
     assert at.text_area(key="start.prompt").value.startswith(at.session_state["pa.prompt"][:40])
     line = estimate(at)
-    assert "Will send" in line and "to scriptedstart:good" in line and "after scoring" in line
+    assert "Will send" in line and f"to {MODEL}" in line and "after scoring" in line
     assert "on this CPU" not in line  # no local model: no CPU time
     with RunStore(store_path) as store:
         assert store.list_runs() == []  # nothing ran
