@@ -3,6 +3,7 @@ figure, and they add up; asking for CUDA where there is none is one line and exi
 from __future__ import annotations
 
 import math
+import os
 import re
 import subprocess
 import sys
@@ -14,9 +15,9 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = REPO_ROOT / "bench" / "gpu_check.py"
 
 
-def _run(*args: str, timeout: float) -> subprocess.CompletedProcess:
+def _run(*args: str, timeout: float, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, cwd=REPO_ROOT,
-                          timeout=timeout)
+                          timeout=timeout, env=None if env is None else dict(os.environ, **env))
 
 
 def _summary(stdout: str) -> dict[str, str]:
@@ -26,11 +27,8 @@ def _summary(stdout: str) -> dict[str, str]:
 
 
 def test_cuda_without_a_gpu_is_one_line_and_status_2():
-    import torch
-
-    if torch.cuda.is_available():
-        pytest.skip("this machine has CUDA: the script would run for real")
-    done = _run("--device", "cuda", timeout=120)
+    # no visible CUDA device, on this machine and on a GPU machine alike
+    done = _run("--device", "cuda", timeout=120, env={"CUDA_VISIBLE_DEVICES": ""})
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
@@ -49,9 +47,8 @@ def test_cpu_quick_run_prints_sane_figures():
     assert figures["device"] == "cpu" and figures["dtype"] == "float32"
     numbers = {k: float(v) for k, v in figures.items() if k not in {"device", "dtype"}}
     assert all(math.isfinite(v) for v in numbers.values()), figures
-    assert 0 < numbers["load_s"] < 120
-    assert 0.2 < numbers["ppl_speedup"] < 20  # CPU: the scorer is never far off the naive loop
-    assert numbers["ppl_tokens_per_s"] > 0
+    # times and speeds are printed, not judged here (tests check correctness, never wall-clock time)
+    assert numbers["load_s"] > 0 and numbers["ppl_speedup"] > 0 and numbers["ppl_tokens_per_s"] > 0
     assert numbers["ppl_max_rel_diff_vs_cpu_fp32"] == 0  # fp32 on CPU against itself
     requests = int(figures["experiment_requests"])
     # the clean prompt and 6 components x 5 strategies with n=1 (a cell that cannot be filled is skipped)
