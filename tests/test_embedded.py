@@ -129,9 +129,8 @@ def test_conversion_gives_a_plain_loadable_checkpoint(tmp_path):
     assert "Paris" in answer
 
     mtime = (path / "model.safetensors").stat().st_mtime_ns
-    started = time.monotonic()
     again = ensure_converted(tmp_path)
-    assert again == path and time.monotonic() - started < 1.0
+    assert again == path
     assert (path / "model.safetensors").stat().st_mtime_ns == mtime  # reused, not rewritten
     print(f"\nconversion {convert_s:.1f} s, reload {load_s:.1f} s")
 
@@ -142,13 +141,13 @@ def test_module_entry_point_prints_the_path(shared_root, monkeypatch):
     expected = ensure_converted(shared_root)  # converts once per machine; later runs reuse it
     env = dict(os.environ, **{CACHE_ENV: str(shared_root)})
     env.pop(MODEL_ENV, None)
-    started = time.monotonic()
+    mtime = (expected / "model.safetensors").stat().st_mtime_ns
     done = subprocess.run([sys.executable, "-m", "promptanatomy_core.models.embedded"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(expected)
     assert "RuntimeWarning" not in done.stderr
-    assert time.monotonic() - started < 60  # reused: no conversion
+    assert (expected / "model.safetensors").stat().st_mtime_ns == mtime  # reused: no conversion
     monkeypatch.setenv(CACHE_ENV, str(shared_root))
     monkeypatch.delenv(MODEL_ENV, raising=False)
     assert resolve_model(None) == str(expected)
