@@ -4,17 +4,15 @@ choices. Every request ends as an answer or a recorded error, the server never s
 bound, no error is cached, and a rerun after the faults clear completes the rest from where the first run stopped."""
 from __future__ import annotations
 
-
+import openai  # noqa: F401  (make install provides it: a missing one fails)
 import pytest
 
-pytest.importorskip("openai")
+from promptanatomy_core.models.base import ChatRequest, Message
+from promptanatomy_core.models.cache import ResponseCache
+from promptanatomy_core.models.openai_backend import OpenAIBackend
+from promptanatomy_core.models.runner import RetryPolicy, Runner, is_not_run
 
-from promptanatomy_core.models.base import ChatRequest, Message  # noqa: E402
-from promptanatomy_core.models.cache import ResponseCache  # noqa: E402
-from promptanatomy_core.models.openai_backend import OpenAIBackend  # noqa: E402
-from promptanatomy_core.models.runner import RetryPolicy, Runner, is_not_run  # noqa: E402
-
-from fault_server import FaultServer  # noqa: E402
+from fault_server import FaultServer
 
 FAST_RETRY = RetryPolicy(max_attempts=4, base_delay=0.05, max_delay=0.2, max_retry_time=20, jitter_s=0.1)
 TRANSIENT = (["[429x1]rate %d" % i for i in range(4)] + ["[429rx1]reset %d" % i for i in range(2)]

