@@ -193,13 +193,11 @@ def _row_axis(rows: Sequence[str]) -> dict[str, Any]:
     """The component axis: the rows as categories, each tick shown with the component's badge in its colour (the
     badge, not only the hue, tells the components apart)."""
     by_name = {c.value: c for c in COMPONENTS}
-    ticks = []
-    for name in rows:
-        label = html.escape(_row_label(name))
-        comp = by_name.get(name)
-        ticks.append(label if comp is None else
-                     f'<b><span style="color:{COLOURS[comp]}">{BADGES[comp]}</span></b> · {label}')
-    return {"tickmode": "array", "tickvals": _labels(_row_label(r) for r in rows), "ticktext": ticks}
+    labels = _labels(_row_label(r) for r in rows)
+    ticks = [label if name not in by_name else
+             f'<b><span style="color:{COLOURS[by_name[name]]}">{BADGES[by_name[name]]}</span></b> · {label}'
+             for name, label in zip(rows, labels)]
+    return {"tickmode": "array", "tickvals": labels, "ticktext": ticks}
 
 
 def _labels(names: Iterable[str]) -> list[str]:

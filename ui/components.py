@@ -59,9 +59,11 @@ STEP_MARKS = {"warn": ":orange[:material/warning:]", "done": ":green[:material/c
               "todo": ":gray[:material/radio_button_unchecked:]"}
 
 
-def _step(done: bool, text: str, warn: bool = False) -> str:
-    """One line of the sidebar's "Your analysis": its mark (stale / done / not yet) and ``text``."""
-    return f"{STEP_MARKS['warn' if warn else 'done' if done else 'todo']} {text}"
+def _step(done: bool, text: str, stale: bool = False, warn: bool = False) -> str:
+    """One line of the sidebar's "Your analysis": its mark (a warning when ``stale`` or ``warn``, else done or not
+    yet) and ``text``, marked stale when it is."""
+    mark = STEP_MARKS["warn" if stale or warn else "done" if done else "todo"]
+    return f"{mark} {text}" + (" · **stale**" if stale else "")
 
 
 def flow_sidebar() -> None:
@@ -78,24 +80,20 @@ def flow_sidebar() -> None:
         lines.append(_step(False, "Dissection"))
     else:
         edited = " · edited" if "manual" in dissection.source_list else ""
-        stale = state.is_stale()
-        lines.append(_step(True, f"Dissection: {len(dissection.sentences)} sentences · {state.get_dissector()}{edited}"
-                           + (" · **stale**" if stale else ""), warn=stale))
+        text = f"Dissection: {len(dissection.sentences)} sentences · {state.get_dissector()}{edited}"
+        lines.append(_step(True, text, stale=state.is_stale()))
     if variants is None:
         lines.append(_step(False, "Variants (Perturb)"))
     else:
-        stale = state.variants_stale()
-        lines.append(_step(True, f"Variants: {len(variants.variants)}" + (" · **stale**" if stale else ""),
-                           warn=stale))
+        lines.append(_step(True, f"Variants: {len(variants.variants)}", stale=state.variants_stale()))
     runs = results.session_runs()
     if not runs:
         lines.append(_step(False, "Run"))
     else:
         last = max(runs, key=lambda r: r["run_id"])
-        stale = state.run_stale(last)
         status = f" · {last['status']}" if "status" in last else ""
-        lines.append(_step(True, f"Last run: #{last['run_id']}{status}" + (" · **stale**" if stale else ""),
-                           warn=stale or last.get("status") not in (None, "done")))
+        lines.append(_step(True, f"Last run: #{last['run_id']}{status}", stale=state.run_stale(last),
+                           warn=last.get("status") not in (None, "done")))
     with st.container():
         st.header("Your analysis")
         st.markdown("  \n".join(lines), help="Stale: made from an earlier version of the prompt or of its labels; "
