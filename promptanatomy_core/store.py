@@ -7,6 +7,10 @@ shared, under a lock, by the threads of one process (the runner may land results
 Tables (``schema_version`` holds :data:`SCHEMA_VERSION`):
 
 - ``runs``: id, name, created, updated, spec (JSON), status (``planned`` | ``running`` | ``interrupted`` | ``done``).
+  A run read back says ``running`` exactly while an execution holds its lease, and ``interrupted`` when it was left
+  ``running`` by an execution that is gone.
+- ``leases``: at most one per run, held by the execution of that run (:mod:`.lease`): owner token, pid, host,
+  heartbeat. :meth:`RunStore.acquire_lease` refuses a second execution with :class:`RunBusyError`.
 - ``dissections``: one per instance of a run: its prompt, expected answer and dissection (JSON).
 - ``variants``: the clean prompt and every variant of each instance: component, strategy, seed, text, edits (JSON),
   note, ppl, ppl_ratio, kept. ``skipped``: the cells that could not be filled, with the reason.
@@ -30,17 +34,22 @@ import re
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import urlsplit, urlunsplit
+from uuid import uuid4
+
+from .lease import BEATS_PER_TIMEOUT, HOST, LEASE_TIMEOUT, Heartbeat, Lease
 
 #: Environment variable naming the run store's database file.
 STORE_ENV = "PROMPTANATOMY_STORE"
 #: The database file's name under ``settings.cache_dir()``.
 FILENAME = "runs.sqlite"
-#: Bump when the schema changes; an older database is migrated on open, a newer one refused.
-SCHEMA_VERSION = 1
+#: Bump when the schema changes; an older database is migrated on open, a newer one refused. 2: ``leases``.
+SCHEMA_VERSION = 2
 #: Run statuses.
 STATUSES = ("planned", "running", "interrupted", "done")
 
@@ -132,11 +141,22 @@ CREATE TABLE IF NOT EXISTS errors (
     created TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS errors_run ON errors(run_id, request_id);
+CREATE TABLE IF NOT EXISTS leases (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    heartbeat REAL NOT NULL
+);
 """
 
 
 class StoreError(RuntimeError):
     """The run store cannot do what was asked (unknown run, newer schema, unreadable file)."""
+
+
+class RunBusyError(StoreError):
+    """The run is being executed by another execution (its live lease says which); the message says what to do."""
 
 
 def default_path() -> Path:
@@ -197,7 +217,8 @@ def _dumps(value: Any) -> str:
 
 @dataclass(frozen=True)
 class RunInfo:
-    """One stored run: id, name, times (UTC, ISO 8601), status, spec and counts."""
+    """One stored run: id, name, times (UTC, ISO 8601), status (``running`` only while its lease is live), spec and
+    counts."""
 
     id: int
     name: str
@@ -222,11 +243,20 @@ RESULT_COLUMNS = ("run_id", "model", "instance_id", "variant_id", "component", "
                   "expected", "prompt")
 
 
-class RunStore:
-    """The SQLite run store; see the module doc. Use as a context manager or call :meth:`close`."""
+#: The runs with their lease's columns (NULL where no execution holds one).
+_RUNS = ("SELECT runs.*, leases.run_id, leases.owner, leases.pid, leases.host, leases.heartbeat FROM runs "
+         "LEFT JOIN leases ON leases.run_id=runs.id")
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+
+class RunStore:
+    """The SQLite run store; see the module doc. Use as a context manager or call :meth:`close`. ``clock``: UNIX
+    time for the leases' heartbeats; ``lease_timeout``: seconds without a heartbeat after which a lease is stale."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, clock: Callable[[], float] = time.time,
+                 lease_timeout: float = LEASE_TIMEOUT) -> None:
         self.path = Path(path).expanduser() if path is not None else default_path()
+        self.clock = clock
+        self.lease_timeout = lease_timeout
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         try:
@@ -251,6 +281,8 @@ class RunStore:
             elif row["version"] > SCHEMA_VERSION:
                 raise StoreError(f"the run store {self.path} has schema version {row['version']}, newer than this "
                                  f"build's {SCHEMA_VERSION}; upgrade PromptAnatomy Studio or use another store")
+            elif row["version"] < SCHEMA_VERSION:  # every change so far adds tables, which _SCHEMA just created
+                self._db.execute("UPDATE schema_version SET version=?", (SCHEMA_VERSION,))
 
     @property
     def schema_version(self) -> int:
@@ -300,23 +332,28 @@ class RunStore:
         return run_id
 
     def _info(self, row: sqlite3.Row) -> RunInfo:
+        status = row["status"]
+        if row["owner"] is not None and self._lease(row).is_live(self.clock(), self.lease_timeout):
+            status = "running"
+        elif status == "running":  # its execution is gone
+            status = "interrupted"
         counts = self._q("SELECT (SELECT COUNT(*) FROM requests WHERE run_id=:r) AS req, "
                          "(SELECT COUNT(*) FROM responses JOIN requests ON requests.id=responses.request_id "
                          " WHERE run_id=:r) AS resp, "
                          "(SELECT COUNT(*) FROM errors WHERE run_id=:r) AS err", {"r": row["id"]})[0]
-        return RunInfo(int(row["id"]), row["name"], row["created"], row["updated"], row["status"],
+        return RunInfo(int(row["id"]), row["name"], row["created"], row["updated"], status,
                        json.loads(row["spec"]), int(counts["req"]), int(counts["resp"]), int(counts["err"]))
 
     def get_run(self, run_id: int) -> RunInfo:
         """The run ``run_id``; :class:`StoreError` if there is none."""
-        rows = self._q("SELECT * FROM runs WHERE id=?", (int(run_id),))
+        rows = self._q(f"{_RUNS} WHERE runs.id=?", (int(run_id),))
         if not rows:
             raise StoreError(f"no run {run_id} in {self.path}")
         return self._info(rows[0])
 
     def list_runs(self) -> list[RunInfo]:
         """Every run, newest first."""
-        return [self._info(r) for r in self._q("SELECT * FROM runs ORDER BY id DESC")]
+        return [self._info(r) for r in self._q(f"{_RUNS} ORDER BY runs.id DESC")]
 
     def rename_run(self, run_id: int, name: str) -> None:
         name = (name or "").strip()
@@ -335,9 +372,66 @@ class RunStore:
         if status not in STATUSES:
             raise StoreError(f"unknown run status {status!r}; one of {', '.join(STATUSES)}")
 
-    def set_status(self, run_id: int, status: str) -> None:
+    def set_status(self, run_id: int, status: str, owner: str | None = None) -> None:
+        """Store the run's status; with ``owner`` (a lease token) only while that lease is still held."""
         self._check_status(status)
-        self._write("UPDATE runs SET status=?, updated=? WHERE id=?", (status, _now(), int(run_id)))
+        held = "" if owner is None else " AND EXISTS (SELECT 1 FROM leases WHERE run_id=:id AND owner=:owner)"
+        self._write(f"UPDATE runs SET status=:status, updated=:now WHERE id=:id{held}",
+                    {"status": status, "now": _now(), "id": int(run_id), "owner": owner})
+
+    # -- leases --------------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _lease(row: sqlite3.Row) -> Lease:
+        return Lease(int(row["run_id"]), row["owner"], int(row["pid"]), row["host"], float(row["heartbeat"]))
+
+    def lease(self, run_id: int) -> Lease | None:
+        """The run's lease, live or stale; None when no execution holds it."""
+        rows = self._q("SELECT * FROM leases WHERE run_id=?", (int(run_id),))
+        return self._lease(rows[0]) if rows else None
+
+    def acquire_lease(self, run_id: int) -> str:
+        """Take the run for one execution; returns the owner token that :meth:`renew_lease` and
+        :meth:`release_lease` need. :class:`RunBusyError` while another execution holds a live lease; a stale one
+        is taken over. One ``BEGIN IMMEDIATE`` transaction, so two stores on one file cannot both succeed."""
+        self.get_run(run_id)
+        token = uuid4().hex
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                now = self.clock()
+                row = self._db.execute("SELECT * FROM leases WHERE run_id=?", (int(run_id),)).fetchone()
+                held = None if row is None else self._lease(row)
+                if held is not None and held.is_live(now, self.lease_timeout):
+                    raise RunBusyError(held.busy_message(now))
+                self._db.execute("INSERT OR REPLACE INTO leases VALUES (?,?,?,?,?)",
+                                 (int(run_id), token, os.getpid(), HOST, now))
+            except BaseException:
+                self._db.rollback()
+                raise
+            self._db.commit()
+        return token
+
+    def renew_lease(self, run_id: int, owner: str) -> bool:
+        """Move the heartbeat of ``owner``'s lease to now; False when it is no longer held (taken over)."""
+        return self._write("UPDATE leases SET heartbeat=? WHERE run_id=? AND owner=?",
+                           (self.clock(), int(run_id), owner)).rowcount == 1
+
+    def release_lease(self, run_id: int, owner: str) -> None:
+        """End ``owner``'s lease (nothing happens when it was taken over)."""
+        self._write("DELETE FROM leases WHERE run_id=? AND owner=?", (int(run_id), owner))
+
+    @contextmanager
+    def holding(self, run_id: int) -> Iterator[Heartbeat]:
+        """Hold the run's lease for one execution: acquired (or :class:`RunBusyError`), kept alive by a
+        :class:`~.lease.Heartbeat` (its ``owner`` is the token), released on the way out, whatever happens."""
+        owner = self.acquire_lease(run_id)
+        beat = Heartbeat(owner, partial(self.renew_lease, run_id), self.lease_timeout / BEATS_PER_TIMEOUT)
+        try:
+            yield beat
+        finally:
+            beat.stop()
+            self.release_lease(run_id, owner)
 
     # -- what was planned ----------------------------------------------------------------------------------------
 

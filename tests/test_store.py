@@ -1,14 +1,21 @@
-"""The SQLite run store: round trip, list/rename/delete, exports, and no key ever in the database's bytes."""
+"""The SQLite run store: round trip, list/rename/delete, exports, no key ever in the database's bytes, execution
+leases (held, stale, of a dead process) and the migration of a version 1 store."""
 from __future__ import annotations
 
 import csv
 import json
+import os
+import sqlite3
+import subprocess
+import sys
 
 import pytest
 
 from promptanatomy_core.models.base import ChatResponse, TokenProb
 from promptanatomy_core.models.keys import remember
-from promptanatomy_core.store import SCHEMA_VERSION, STORE_ENV, RunStore, StoreError, default_path, safe_spec
+from promptanatomy_core.lease import Heartbeat, pid_alive
+from promptanatomy_core.store import (SCHEMA_VERSION, STORE_ENV, RunBusyError, RunStore, StoreError, default_path,
+                                      safe_spec)
 
 FAKE_KEY = "sk-proj-FAKEKEYfortestsonly0123456789abcdef"
 
@@ -142,11 +149,106 @@ def test_safe_spec():
 def test_newer_schema_is_refused(tmp_path):
     path = tmp_path / "n.sqlite"
     RunStore(path).close()
-    import sqlite3
-
     con = sqlite3.connect(str(path))
     con.execute("UPDATE schema_version SET version=99")
     con.commit()
     con.close()
     with pytest.raises(StoreError, match="newer"):
         RunStore(path)
+
+
+def test_a_second_store_cannot_take_a_held_lease(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    with RunStore(path) as first, RunStore(path) as second:
+        run = first.create_run("leased", {"models": ["local"]})
+        owner = first.acquire_lease(run)
+        first.set_status(run, "running", owner)
+        with pytest.raises(RunBusyError, match=rf"run #{run} is already being executed by another execution in "
+                                               rf"this process \(pid {os.getpid()}, last active \d+ s ago\); wait "
+                                               rf"for it to finish or stop it first"):
+            second.acquire_lease(run)
+        assert issubclass(RunBusyError, StoreError)  # what the CLI and the pages catch
+        assert second.get_run(run).status == "running" and second.lease(run).owner == owner
+        first.release_lease(run, owner)
+        assert second.lease(run) is None
+        assert second.get_run(run).status == "interrupted"  # left "running" by an execution that is gone
+        taken = second.acquire_lease(run)
+        assert taken != owner and not first.renew_lease(run, owner) and second.renew_lease(run, taken)
+
+
+def test_a_lease_without_heartbeat_is_taken_over(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    now = [1_000_000.0]
+    with RunStore(path, clock=lambda: now[0], lease_timeout=60) as first, \
+            RunStore(path, clock=lambda: now[0], lease_timeout=60) as second:
+        run = first.create_run("stuck", {"models": ["local"]})
+        owner = first.acquire_lease(run)
+        first.set_status(run, "running", owner)
+        now[0] += 50
+        with pytest.raises(RunBusyError, match="last active 50 s ago"):
+            second.acquire_lease(run)
+        assert first.renew_lease(run, owner)  # the heartbeat moves to now: 60 s more
+        now[0] += 61
+        assert second.get_run(run).status == "interrupted"
+        taken = second.acquire_lease(run)
+        assert second.lease(run).owner == taken
+        assert not first.renew_lease(run, owner)  # the first execution learns it lost the run
+        first.set_status(run, "done", owner)  # and its status writes no longer land
+        first.release_lease(run, owner)
+        assert second.lease(run).owner == taken and second.get_run(run).status == "running"
+
+
+def test_the_lease_of_a_dead_process_is_taken_over(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    with RunStore(path) as store:
+        run = store.create_run("crashed", {"models": ["local"]})
+    crash = ("import os, sys\nfrom promptanatomy_core.store import RunStore\n"
+             "s = RunStore(sys.argv[1]); s.set_status(int(sys.argv[2]), 'running', s.acquire_lease(int(sys.argv[2])))\n"
+             "os._exit(0)  # no release: a crash")
+    subprocess.run([sys.executable, "-c", crash, str(path), str(run)], check=True)
+    with RunStore(path) as store:
+        dead = store.lease(run)
+        assert dead is not None and dead.pid != os.getpid() and not pid_alive(dead.pid)
+        assert store.get_run(run).status == "interrupted"
+        store.acquire_lease(run)
+        assert store.lease(run).pid == os.getpid()
+
+
+def test_heartbeat_renews_until_the_lease_is_lost():
+    calls = []
+
+    def renew(owner):
+        calls.append(owner)
+        return len(calls) < 3
+
+    beat = Heartbeat("token", renew, 0.001)
+    assert beat.lost.wait(30)
+    beat.stop()
+    assert calls == ["token"] * 3
+
+
+def test_holding_releases_whatever_happens(tmp_path):
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        run = store.create_run("held", {"models": ["local"]})
+        with pytest.raises(KeyboardInterrupt):
+            with store.holding(run) as beat:
+                assert store.lease(run).owner == beat.owner and not beat.lost.is_set()
+                raise KeyboardInterrupt
+        assert store.lease(run) is None
+
+
+def test_a_version_1_store_is_migrated(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with RunStore(path) as store:
+        run = _fill(store, "from version 1")
+    con = sqlite3.connect(str(path))  # the schema of version 1: no leases
+    con.execute("DROP TABLE leases")
+    con.execute("UPDATE schema_version SET version=1")
+    con.commit()
+    con.close()
+    with RunStore(path) as store:
+        assert store.schema_version == SCHEMA_VERSION == 2
+        info = store.get_run(run)
+        assert (info.name, info.status, info.requests, info.responses) == ("from version 1", "planned", 2, 1)
+        owner = store.acquire_lease(run)
+        assert store.lease(run).owner == owner
