@@ -40,6 +40,7 @@ import threading
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
+from .lease import Heartbeat
 from .models.base import ChatRequest, ChatResponse, TokenProb
 from .perturb import COMPERTURB, DEFAULT_RATIO, perturb_grid
 from .scoring.filter import DEFAULT_KEEP_TOP, check_keep_top, score_and_filter
@@ -523,9 +524,11 @@ def execute(p: Plan, store: Any, *, run_id: int | None = None, name: str | None 
 
     ``runner``: a :class:`~.models.runner.Runner` (one model), a mapping SPEC → Runner, or a callable SPEC → Runner;
     default ``Runner(get_backend(spec))`` with the response cache. ``cancel``: an event; once set, nothing new starts
-    and the run is stored as ``interrupted`` with what finished (``resume`` carries on)."""
-    from .models.runner import is_not_run
+    and the run is stored as ``interrupted`` with what finished (``resume`` carries on).
 
+    One execution of a run at a time: the run's lease (:meth:`~.store.RunStore.holding`) is taken before anything is
+    written and released at the end, whatever happens; while another execution holds it, :class:`~.store.RunBusyError`
+    and nothing is sent."""
     spec_json = p.spec.to_json()
     if run_id is None:
         run_id = store.create_run(name or p.spec.name or "", spec_json)
@@ -533,13 +536,27 @@ def execute(p: Plan, store: Any, *, run_id: int | None = None, name: str | None 
         stored = store.get_run(run_id).spec
         if stored.get("instances") != spec_json["instances"] or stored.get("models") != spec_json["models"]:
             raise ExperimentError(f"run {run_id} was made from another spec; start a new run for this one")
+    with store.holding(run_id) as lease:
+        return _execute(p, store, run_id, lease, runner, progress, cancel, retry_errors, judge)
+
+
+def _execute(p: Plan, store: Any, run_id: int, lease: Heartbeat, runner: Any,
+             progress: Callable[[ExperimentProgress], None] | None, cancel: threading.Event | None,
+             retry_errors: bool, judge: bool) -> ExecuteResult:
+    """:func:`execute` under the run's ``lease`` (a :class:`~.lease.Heartbeat`): stops at the next answer when it is
+    cancelled or the lease is lost, and writes statuses only while the lease is held."""
+    from .models.runner import is_not_run
+
+    def stopping() -> bool:
+        return (cancel is not None and cancel.is_set()) or lease.lost.is_set()
+
     ids = _save_plan(p, store, run_id)
     answered = store.answered(run_id)
     failed = {e["request_id"] for e in store.errors(run_id) if e["stage"] == "request"}
     key_of = {v: k for k, v in ids.items()}
     failed_keys = {key_of[i] for i in failed if i in key_of}
     result = ExecuteResult(run_id, "running", planned=len(p.requests), already=len(answered))
-    store.set_status(run_id, "running")
+    store.set_status(run_id, "running", lease.owner)
     todo_all = [r for r in p.requests if r.key not in answered and (retry_errors or r.key not in failed_keys)]
     result.sent = len(todo_all)
     done = 0
@@ -550,7 +567,7 @@ def execute(p: Plan, store: Any, *, run_id: int | None = None, name: str | None 
             todo = [r for r in todo_all if r.model == model]
             if not todo:
                 continue
-            if cancel is not None and cancel.is_set():
+            if stopping():
                 cancelled = True
                 break
             run = _runner_for(runner, model)
@@ -569,7 +586,7 @@ def execute(p: Plan, store: Any, *, run_id: int | None = None, name: str | None 
                     previous(pr)
                 if progress is not None:
                     progress(ExperimentProgress("request", done, result.sent, model, planned, pr.response, run_id))
-                if cancel is not None and cancel.is_set():
+                if stopping():
                     run.cancel()
 
             run.progress = land
@@ -580,16 +597,16 @@ def execute(p: Plan, store: Any, *, run_id: int | None = None, name: str | None 
             for i, (planned, response) in enumerate(zip(todo, outcome.responses)):
                 if i not in saved:  # a progress callback that failed must not lose the answer
                     _record(store, run_id, ids[planned.key], response, result, is_not_run)
-            if outcome.stats.cancelled or (cancel is not None and cancel.is_set()):
+            if outcome.stats.cancelled or stopping():
                 cancelled = True
                 break
         if judge:
             result.judged = judge_run(store, run_id, p.spec, progress=progress)
     except BaseException:
-        store.set_status(run_id, "interrupted")
+        store.set_status(run_id, "interrupted", lease.owner)
         raise
     result.status = "interrupted" if cancelled else "done"
-    store.set_status(run_id, result.status)
+    store.set_status(run_id, result.status, lease.owner)
     return result
 
 
