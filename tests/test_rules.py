@@ -63,6 +63,47 @@ def test_dataset_style_directive_paragraph() -> None:
     assert [c for _, c in codes(prompt)] == ["R", "DR", "D", "DO", "AD", "D", "D", "E"]
 
 
+def test_input_labels_in_brackets_headings_and_tags_and_reference_material() -> None:
+    prompt = ("Answer the question from the documents.\n<documents>\n{docs}\n</documents>\n[Reference policy]\n"
+              "{policy}\n### Question\n{question}\n<request>\n{request}\n</request>")
+    got = dict(codes(prompt))
+    # Material the model consults is background; the input it works on, with its label, is the task.
+    assert got["<documents>"] == got["{docs}"] == got["[Reference policy]"] == got["{policy}"] == "A"
+    assert got["### Question"] == got["{question}"] == got["<request>"] == got["{request}"] == "D"
+
+
+def test_xml_sections_take_their_component_to_the_closing_tag() -> None:
+    prompt = ("You are Kit, a coding assistant.\n<output_format>\nReply with a unified diff.\n"
+              "If the request is unclear, ask one question.\n</output_format>")
+    got = dict(codes(prompt))
+    assert got["<output_format>"] == got["</output_format>"] == got["Reply with a unified diff."] == "O"
+
+
+def test_answer_form_cues() -> None:
+    got = dict(codes("Classify the sentiment of each review as Positive, Negative or Mixed.\n"
+                     "If you find nothing, reply \"NONE\" and nothing else.\nLength: 80 to 120 words.\n"
+                     "Aim for a reading age of about 12.\nReview: {review}"))
+    assert got["Classify the sentiment of each review as Positive, Negative or Mixed."] == "DO"
+    assert got["If you find nothing, reply \"NONE\" and nothing else."] == "O"
+    assert got["Length: 80 to 120 words."] == got["Aim for a reading age of about 12."] == "O"
+
+
+def test_format_words_that_name_the_material_are_not_output_formatting() -> None:
+    got = dict(codes("You are an analyst.\nWrite a SQL query that answers the question using the schema below.\n"
+                     "Analyze the CSV below and identify three trends."))
+    assert got["Write a SQL query that answers the question using the schema below."] == "D"
+    assert got["Analyze the CSV below and identify three trends."] == "D"
+    assert codes("Write a job description of about 300 words for a {job_title}.") == [
+        ("Write a job description of about 300 words for a {job_title}.", "DO")]
+
+
+def test_a_later_step_of_the_task_stays_directive() -> None:
+    got = dict(codes("Review the clause below for risks.\nIdentify the risks and propose alternative wording.\n"
+                     "Present your answer as a table with three columns.\nClause: {clause}"))
+    assert got["Identify the risks and propose alternative wording."] == "D"
+    assert got["Present your answer as a table with three columns."] == "O"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

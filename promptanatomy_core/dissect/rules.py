@@ -76,7 +76,8 @@ DIRECTIVE = _rx(
     r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+)?to\b|"
     r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
-    r"i will (?:type|give|send|paste|provide)\b|my first (?:command|request|question|sentence)\b)"
+    r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|"
+    r"my first (?:command|request|question|sentence)\b)|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
@@ -145,7 +146,7 @@ OUTPUT = _rx(
     r"(?:^|\W)(?:output\b|outputs\b|respond\s+(?:only|with|in|using)\b|answer\s+(?:only|with|in)\b|"
     r"(?:reply|answer|respond)\s+(?:only\s+)?with\b|return\s+(?:only|just|the result|a json|json|an?\s+(?:single\s+)?"
     r"(?:list|array|object|number|string|integer|file|table))|returns?\s+'|"
-    r"(?:your|the)\s+(?:answer|response|output|reply|result|translation|summary|script|code|report|email|story|"
+    r"(?:your|the|each)\s+(?:answer|response|output|reply|result|translation|summary|script|code|report|email|story|"
     r"poem|letter|plan|recipe|description|message|explanation)s?\s+(?:should|must|shall|needs to|has to)\s+"
     r"(?:be|contain|include|consist|start|end|follow|use|not exceed|stay|have)|"
     r"(?:should|must)\s+be\s+(?:formatted|presented|written|returned|structured|provided)\s+(?:in|as|according)|"
@@ -166,9 +167,18 @@ OUTPUT = _rx(
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
-    r"second person|present tense|past tense|latex\b|(?:in|using)\s+(?:the\s+)?(?:(?:user|customer|reader|"
+    r"second person|present tense|past tense|latex\b|reading (?:age|grade)|^\W*length\s*:|"
+    r"\b\d+\s*(?:to|-|–)\s*\d+\s+(?:words|sentences|characters|lines|bullets)\b|^\W*cite\b.*\bas\b|"
+    r"(?:reply|respond|answer|say|output|print|return|write)\s+(?:with\s+)?(?:only\s+|just\s+)?[\"“]|"
+    r"(?:reply|respond|answer|write)\s+in\s+the\s+(?:same\s+)?language\b|^\W*use\s+[\"“'][^\"”']{1,20}[\"”'],|"
+    r"\bas\s+an?\s+(?:table|(?:bulleted|numbered|comma-separated|single)\b|list\b)|(?:in|using)\s+(?:the\s+)?(?:(?:user|customer|reader|"
     r"student|patient|client)'s|their|the same|your)\s+language)"
 )
+#: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
+OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*")
+#: A format word naming the task's material, not the answer's form: "the CSV below", "the schema provided".
+_MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|markdown|schema)\b(?!\s+(?:format|schema))|"
+                r"\bschema\s+(?:below|above|provided|given)\b")
 #: Background and constraints: conditions, prohibitions, facts about the task.
 INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|context|input|text|data|reader|"
            r"audience|user|customer|student|project|team|company|policy|school|class)\s+(?:is|are|involves?|"
@@ -186,7 +196,13 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:here (?:are|is) (?:some|a few|an?|several|tw
                     r"response|reply)s?\s*:|examples?\s+(?:of|for)\b.*:\s*$|"
                     r"(?:input|q|question|user|text|sentence)\s*\d*\s*:.*\b(?:output|a|answer|assistant|label)\s*\d*\s*:"
                     r"\s*\S)")
-HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:)\s*$")
+HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:|\[[A-Z][\w /&()'-]{0,40}\]|"
+                     r"<[A-Za-z_][\w\- ]{0,40}>)\s*$")
+#: A closing XML-style tag on its own line: the end of the section its opening tag began.
+CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
+#: A heading that names material the model consults rather than the input it works on.
+REFERENCE = _rx(r"\b(?:reference|context|background|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
+                r"about (?:the|us)|facts)\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"example|sample|demonstration|few.?shot|illustration"), E),
     (_rx(r"format|output|response|style|structure|answer|reply|tone|length|deliverable"), O),
@@ -205,6 +221,7 @@ class _Sent:
     cues: set[Component]
     weak_role: bool
     input_label: bool
+    reference: bool = False  # material the model consults ("<documents>", "Context: {context}"): background
 
 
 def cues_of(text: str) -> set[Component]:
@@ -217,7 +234,7 @@ def cues_of(text: str) -> set[Component]:
         found.add(E)
     if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not re.match(r"^\W*(?:why|what if)\b", head, re.I)):
         found.add(D)
-    if OUTPUT.search(head):
+    if OUTPUT.search(_MATERIAL.sub(" ", head)) or OPTIONS.search(head):
         found.add(O)
     if INFO.search(head):
         found.add(A)
@@ -246,7 +263,9 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
                   r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
-                  r"\b(?:and|then)\s+(?:return|label|mark|classify|output)")
+                  r"\b(?:and|then)\s+(?:return|label|mark|classify|output)|"
+                  r"^\W*(?:please\s+)?(?:write|create|draft|compose|generate|produce)\s+an?\s+"
+                  r"(?!(?:brief|short|single|one|few)\b)")
 
 
 def _heading_component(text: str) -> Component | None:
@@ -254,7 +273,7 @@ def _heading_component(text: str) -> Component | None:
     if not HEADING.match(text) or INPUT_LABEL.match(text):
         return None
     for pattern, comp in HEADING_TOPICS:
-        if pattern.search(text):
+        if pattern.search(text.replace("_", " ")):
             return comp
     return A
 
@@ -306,6 +325,9 @@ class RulesDissector(Dissector):
                 mode = None if mode is D else mode
                 section = None if section is not None and not first.text.lstrip().startswith("#") and \
                     not section_is_markdown else section
+            if all(m.reference for m in line):
+                labels.update((m.index, {A}) for m in line)
+                continue
             heading = _heading_component(first.text) if len(line) == 1 and not first.input_label else None
             if heading is A and not first.text.lstrip().startswith("#") and _only_data_after(lines, li):
                 heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
@@ -336,7 +358,8 @@ class RulesDissector(Dissector):
     def _ends_examples(first: _Sent, line: list[_Sent], li: int, lines: list[list[_Sent]],
                        blank_before: dict[int, bool]) -> bool:
         """Whether ``line`` leaves an example block: a new instruction, the open query, or a new section."""
-        if PLACEHOLDER.search(first.text) or (first.input_label and li == len(lines) - 1):
+        next_is_slot = li + 1 < len(lines) and PLACEHOLDER.fullmatch(lines[li + 1][0].text.strip("\"'“” "))
+        if PLACEHOLDER.search(first.text) or (first.input_label and (li == len(lines) - 1 or next_is_slot)):
             return True
         if re.match(r"^\W*now\b", first.text, re.I) or (is_imperative(first.text) and _key(first.text) is None):
             return True
@@ -389,14 +412,16 @@ def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Compone
 
 
 def _later_instruction(own: set[Component], sent: _Sent) -> set[Component]:
-    """An imperative after the task is stated usually shapes the answer (Output Formatting) or constrains the task
-    (Additional Information); it stays Directive when it points at the task's material ("… the text below")."""
+    """An imperative after the task is stated that speaks of the answer's form is Output Formatting alone, one that
+    opens like a constraint is Additional Information; any other stays a Directive (a further step of the task)."""
     if D not in own or R in own or sent.input_label or not is_imperative(sent.text):
         return own
     if re.search(r"\b(?:below|following|above|attached|these|this (?:text|code|data|article|email|message))\b",
                  sent.text, re.I) or re.match(r"^\W*now\b", sent.text, re.I):
         return own
-    return {A} if INFO.match(sent.text) else (own - {D}) | {O}
+    if INFO.match(sent.text):
+        return {A}
+    return own - {D} if O in own else own
 
 
 def _line_component(line: list[_Sent], own: list[set[Component]], section: Component | None) -> Component | None:
@@ -425,12 +450,21 @@ def _only_data_after(lines: list[list[_Sent]], li: int) -> bool:
 def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
     """Sentences grouped by line, with their cue features."""
     lines: list[list[_Sent]] = []
+    reference_next = False
     for i, s in enumerate(sentences):
         last = i == len(sentences) - 1
         key = _key(s.text)
         is_input = bool(INPUT_LABEL.match(s.text) or PLACEHOLDER.fullmatch(s.text.strip()) or s.text.startswith("```")
                         or (last and OPEN_SLOT.match(s.text)) or (key and PLACEHOLDER.fullmatch(key[1])))
-        info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input)
+        nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
+        label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
+                           and "\n" in prompt[s.end:sentences[i + 1].start])
+        reference = bool((label_above or (key and PLACEHOLDER.fullmatch(key[1]))) and REFERENCE.search(
+            key[0] if key and key[1] else s.text)) or reference_next
+        reference_next = label_above and reference
+        is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
+        info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
+                     reference)
         if i and "\n" not in prompt[sentences[i - 1].end:s.start]:
             lines[-1].append(info)
         else:
