@@ -1,4 +1,5 @@
-"""``promptanatomy run``: the dataset mode and the single-prompt mode, in process.
+"""``promptanatomy run``: the dataset mode and the single-prompt mode, in process, and a run that another execution
+holds.
 
 The fast tests use a scripted backend registered under a test provider (``runscripted``); the slow test beside them
 runs the embedded model over 5 PubMedQA-PA instances and checks the store against results.csv."""
@@ -212,6 +213,25 @@ def test_failed_requests_exit_1_after_writing_what_there_is(env, dataset, capsys
     assert (env / "down" / "results.csv").exists()
     frame = pd.read_csv(env / "down" / "results.csv")
     assert (frame.n == 0).all() and frame.errors.sum() == 6
+
+
+def test_a_run_executing_elsewhere_is_one_line_and_exit_1(env, dataset, capsys):
+    grid = ("--components", "Role", "--strategies", "SCI", "--keep-top", "none")
+    code, out, err = _run(capsys, "--dataset", dataset, "--tagged-column", "tagged", "--models", "runscripted:down",
+                          *grid, "--out", env / "first")
+    run_id = json.loads(out)["run_id"]  # its 6 failed requests are what --resume sends again
+    RunScripted.sent.clear()
+    with RunStore(env / "runs.sqlite") as app:  # the app executing the same run
+        owner = app.acquire_lease(run_id)
+        code, out, err = _run(capsys, "--resume", run_id, "--out", env / "second")
+        assert code == 1 and out == "" and not RunScripted.sent
+        assert f"carrying on run {run_id} (status running)" in err
+        last = err.strip().splitlines()[-1]
+        assert last.startswith(f"promptanatomy: error: run #{run_id} is already being executed by another "
+                               f"execution in this process") and last.endswith("wait for it to finish or stop it first")
+        app.release_lease(run_id, owner)
+    code, out, err = _run(capsys, "--resume", run_id, "--out", env / "third")
+    assert json.loads(out)["sent"] == len(RunScripted.sent) == 6
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -279,7 +279,7 @@ def write_run_outputs(run_id: int, store, out: Path) -> list[str]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from ..experiment import ExperimentError, estimate, execute, load_plan, plan
-    from ..store import RunStore, StoreError
+    from ..store import RunBusyError, RunStore, StoreError
 
     if not args.out:
         raise UsageError("--out DIR is required")
@@ -334,6 +334,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise
         except ExperimentError as exc:
             raise UsageError(str(exc)) from None
+        except RunBusyError as exc:  # the app or another command is executing this run
+            raise CLIError(str(exc), EXIT_RUNTIME) from None
         bars.close()
         say(f"run {result.run_id}: {result.status}; {result.answered} answered now, {result.already} before, "
              f"{result.errors} failed, {result.judged} judged")
