@@ -1,13 +1,13 @@
 """Dissection accuracy against gold labels: sentence-level and the paper's prompt-level accuracy."""
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from .dissect.base import Dissector
+from .jsonlines import json_lines
 from .tagged import parse_tagged
 from .types import COMPONENTS, Dissection
 
@@ -59,11 +59,9 @@ def evaluate(dissector: Dissector, gold: Iterable[Dissection]) -> Accuracy:
 def load_gold_jsonl(path: str | Path) -> list[tuple[str, Dissection]]:
     """Read a gold set stored as JSON lines ``{"id", "domain", "tagged"}`` into (id, gold dissection) pairs."""
     out = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                rec = json.loads(line)
-                out.append((rec["id"], parse_tagged(rec["tagged"])))
-            except (ValueError, KeyError) as exc:
-                raise ValueError(f"{path}:{n}: not a gold record ({exc})") from None
+    for n, rec in json_lines(Path(path).read_text(encoding="utf-8"), str(path), ValueError):
+        try:
+            out.append((rec["id"], parse_tagged(rec["tagged"])))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path} line {n}: not a gold record ({exc})") from None
     return out

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from .experiment import Instance
+from .jsonlines import json_lines
 
 FORMATS = ("pa-json", "json", "jsonl", "csv", "tsv")
 _BY_SUFFIX = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "tsv"}
@@ -77,13 +78,7 @@ def _text(path: Path) -> str:
 
 
 def _jsonl_rows(path: Path, text: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetInputError(f"{path} line {number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    for number, item in json_lines(text, str(path), DatasetInputError):
         if not isinstance(item, dict):
             raise DatasetInputError(f"{path} line {number}: expected a JSON object, found a JSON "
                                     f"{type(item).__name__}")

@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..jsonlines import json_lines
 from .common import EXIT_OK, CLIError, UsageError, parse_model, write_out
 
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
@@ -45,13 +46,7 @@ def _read_ppl_lines(path: str | None) -> list[dict]:
     except UnicodeDecodeError as exc:
         raise CLIError(f"{where} is not UTF-8 text (undecodable byte at offset {exc.start})") from None
     items: list[dict] = []
-    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CLIError(f"{where} line {number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    for number, item in json_lines(text, where, CLIError):
         problem = None
         if not isinstance(item, dict):
             problem = f'expected a JSON object with a "text" string, found a JSON {_JSON_TYPES.get(type(item))}'
