@@ -7,6 +7,7 @@ from promptanatomy_core import glossary
 from promptanatomy_core.experiment import DEFAULT_COMPONENTS, ExperimentError
 from promptanatomy_core.perturb import COMPERTURB, PerturbError
 from promptanatomy_core.scoring.criteria import criterion_names
+from promptanatomy_core.store import RunBusyError
 from promptanatomy_core.types import WHOLE_PROMPT
 from ui import engine, models_sidebar, state
 from ui import run as ui_run
@@ -237,6 +238,9 @@ def _execute(planned, models, name, dissection_key: str | None) -> None:
     with st.status("Running the experiment…", expanded=True) as box:
         try:
             out, last_error = ui_run.start(planned, runners, name, _progress(box))
+        except RunBusyError as exc:  # the plan stays: Start again once the other execution is done
+            ui_run.not_started(box, exc)
+            return
         except Exception as exc:  # noqa: BLE001 - the store keeps what finished; the run shows as interrupted
             box.update(label="Failed", state="error")
             st.error(f"The run stopped ({type(exc).__name__}): {exc}. What finished is stored; resume it below.")
@@ -372,6 +376,8 @@ if stopped:
                 with st.status(f"Resuming run #{info.id}…", expanded=True) as box:
                     try:
                         out, last_error = ui_run.resume_run(info.id, runners, _progress(box))
+                    except RunBusyError as exc:
+                        ui_run.not_started(box, exc)
                     except Exception as exc:  # noqa: BLE001
                         box.update(label="Failed", state="error")
                         st.error(f"The run stopped ({type(exc).__name__}): {exc}. What finished is stored.")

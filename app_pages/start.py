@@ -6,6 +6,7 @@ import itertools
 import streamlit as st
 
 from promptanatomy_core import glossary, report
+from promptanatomy_core.store import RunBusyError
 from promptanatomy_core.text import MAX_PROMPT_CHARS
 from ui import components, engine, models_sidebar, quick, state
 from ui import results as ui_results
@@ -106,6 +107,9 @@ def _analyse(prompt: str, models: list, settings: quick.QuickSettings, expected:
 
         try:
             out, last_error = ui_run.start(planned, runners, spec.name, progress)
+        except RunBusyError as exc:
+            ui_run.not_started(box, exc)
+            return
         except Exception as exc:  # noqa: BLE001 - the store keeps what finished; the run shows as interrupted
             box.update(label="The run stopped", state="error")
             st.error(f"The run stopped ({type(exc).__name__}): {exc}. What finished is stored; press Analyse to "

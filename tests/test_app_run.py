@@ -4,6 +4,8 @@ sidebar's options), a bad mapping, and — marked slow — one tiny run on the r
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -256,6 +258,47 @@ def test_stop_leaves_an_interrupted_resumable_run(store_path):
         (info,) = store.list_runs()
         assert info.status == "interrupted" and info.responses == 2 < info.requests
     assert [r.id for r in ui_run.interrupted_runs()] == [info.id]
+
+
+def test_a_run_executing_elsewhere_is_a_message_and_not_interrupted(store_path):
+    """Another tab, a stopped run still unwinding or ``promptanatomy run`` holds the run's lease: the run is not
+    listed as interrupted, and Start says so instead of sending (or showing a traceback)."""
+    import threading
+
+    from promptanatomy_core.experiment import execute
+    from promptanatomy_core.models.base import get_backend
+    from promptanatomy_core.models.runner import Runner
+    from ui import run as ui_run
+
+    at = page(rules(PROMPT))
+    at.multiselect(key="run.components").set_value(["Role", "Directive"])
+    at.multiselect(key="run.strategies").set_value(["SCI", "WOD"]).run()
+    click(at, "run.estimate")
+    planned = at.session_state[ui_run.PLAN]
+    cancel = threading.Event()
+    with RunStore(store_path) as store:
+        first = execute(planned.plan, store, runner=Runner(get_backend(MODEL), cache=False, batch_size=1),
+                        progress=lambda ev: cancel.set(), cancel=cancel)
+        assert first.status == "interrupted" and first.answered < 5
+        owner = store.acquire_lease(first.run_id)
+        at.run()
+        assert not [e for e in at.expander if e.label.startswith("Interrupted runs")]  # it is running
+        Scripted.sent.clear()
+        click(at, "run.start")
+        assert not Scripted.sent
+        (message,) = [e.value for e in at.error]
+        assert re.fullmatch(rf"Not started: run #{first.run_id} is already being executed by another execution in "
+                            rf"this process \(pid {os.getpid()}, last active \d+ s ago\); wait for it to finish or "
+                            rf"stop it first\. A run just stopped is free again once its answers in flight are "
+                            rf"stored\.", message), message
+        assert not at.button(key="run.start").disabled  # the plan stays: Start again later
+        store.release_lease(first.run_id, owner)
+    at.run()
+    assert [e.label for e in at.expander if e.label.startswith("Interrupted runs")] == ["Interrupted runs (1)"]
+    click(at, "run.start")
+    assert not at.error and len(Scripted.sent) == 5 - first.answered
+    with RunStore(store_path) as store:
+        assert store.get_run(first.run_id).status == "done"
 
 
 @pytest.mark.slow

@@ -109,7 +109,8 @@ def sidebar_flow(at: AppTest) -> str:
 
 def test_a_stopped_run_shows_what_landed_and_analyse_carries_it_on(store_path):
     """Stopping is any click during the run (see test_app_run): execute stores the run as interrupted. The page then
-    shows the partial results, and Analyse with the same settings sends only what is missing."""
+    shows the partial results; Analyse with the same settings says so while another execution holds the run, and
+    then sends only what is missing."""
     from promptanatomy_core.experiment import execute, plan
     from promptanatomy_core.models.runner import Runner
     from promptanatomy_core.models.base import get_backend
@@ -142,6 +143,14 @@ def test_a_stopped_run_shows_what_landed_and_analyse_carries_it_on(store_path):
     assert stopped and f"{first.answered} of {len(p.requests)} answers kept" in stopped[0]
     assert len(at.get("plotly_chart")) == 2  # what was judged so far
     Scripted.sent.clear()
+    with RunStore(store_path) as store:  # while another execution holds the run, Analyse says so and sends nothing
+        owner = store.acquire_lease(first.run_id)
+        at.button(key="start.analyse").click().run()
+        ok(at)
+        assert not Scripted.sent
+        assert [e.value for e in at.error if e.value.startswith(f"Not started: run #{first.run_id} is already being "
+                                                                f"executed")]
+        store.release_lease(first.run_id, owner)
     at.button(key="start.analyse").click().run()
     ok(at)
     with RunStore(store_path) as store:

@@ -194,11 +194,20 @@ def resume_run(run_id: int, runners: dict[str, Any], progress: Callable[[Any], N
 
 
 def interrupted_runs() -> list:
-    """Stored runs left ``interrupted`` or ``running`` (a stopped page), newest first."""
+    """Stored runs left ``interrupted`` (a stopped page, or a crashed execution), newest first; a run still being
+    executed (its lease is live) is ``running``, not listed."""
     from ui import results
 
     with results.open_store() as store:
-        return [r for r in store.list_runs() if r.status in ("interrupted", "running")]
+        return [r for r in store.list_runs() if r.status == "interrupted"]
+
+
+def not_started(box: Any, exc: Exception) -> None:
+    """Say in ``box`` (the page's ``st.status``) and under it that the run is being executed elsewhere
+    (``RunBusyError``): by a run just stopped that is still storing its answers in flight, another browser tab, or
+    ``promptanatomy run``."""
+    box.update(label="Not started", state="error")
+    st.error(f"Not started: {exc}. A run just stopped is free again once its answers in flight are stored.")
 
 
 def run_models(spec_models: tuple[str, ...], available: list) -> list:
