@@ -18,11 +18,13 @@ from promptanatomy_core.datasets import find_pacp, load_pacp
 from promptanatomy_core.dissect import get_dissector
 
 HERE = Path(__file__).resolve().parent
-#: Hand-labelled prompts unlike the datasets. "custom" and "held-out" were used while writing the rules (held-out only
-#: after its first, blind measurement); "blind" has never been looked at by the rules' author: it is the honest figure.
+#: Hand-labelled prompts unlike the datasets. "custom", "held-out" and "blind" were used while writing the rules (the
+#: last two only after a first, blind measurement); "fresh" has never been looked at by the rules' author: it is the
+#: honest figure. Each set was labelled by a different annotator from the paper's definitions.
 GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "held-out (dev after a first blind run)": HERE / "data/holdout_prompts.jsonl",
-             "blind (never looked at)": HERE / "data/blind_prompts.jsonl"}
+             "blind (dev after a first blind run)": HERE / "data/blind_prompts.jsonl",
+             "fresh (never looked at)": HERE / "data/fresh_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

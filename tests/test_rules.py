@@ -104,6 +104,25 @@ def test_a_later_step_of_the_task_stays_directive() -> None:
     assert got["Present your answer as a table with three columns."] == "O"
 
 
+def test_persona_and_task_phrasings() -> None:
+    got = dict(codes("As an HR data assistant, read the résumé below and list the employers.\n"
+                     "You are Professor Quill, a patient Socratic tutor.\n"
+                     "You help students with algebra homework.\nChat with the learner about everyday topics.\n"
+                     "After eight questions, end the interview.\nRésumé: {resume}"))
+    assert got["As an HR data assistant, read the résumé below and list the employers."] == "DR"
+    assert got["You are Professor Quill, a patient Socratic tutor."] == "R"
+    assert got["You help students with algebra homework."] == got["Chat with the learner about everyday topics."] \
+        == got["After eight questions, end the interview."] == "D"
+
+
+def test_a_line_of_form_rules_is_not_background() -> None:
+    got = codes("Extract the positions from the résumé below.\nOutput a JSON array, most recent first. Write dates as "
+                "YYYY-MM.\nRésumé: {resume}")
+    assert got[1:3] == [("Output a JSON array, most recent first.", "O"), ("Write dates as YYYY-MM.", "O")]
+    assert codes("Translate the notice into formal German.\nNotice: {notice}")[0] == (
+        "Translate the notice into formal German.", "DO")
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -32,13 +32,25 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 _LEAD = r"^[\s>*\-•#\d.)(]*"  # bullets, numbering and markdown before the words
 
-_TASK_VERBS_EARLY = r"draft|write|create|review|explain|answer|help|design|plan|evaluate|assess|translate|summari[sz]e"
+_TASK_VERBS = (
+    r"translate|write|generate|create|check|evaluate|determine|calculate|compute|find|identify|classify|"
+    r"categori[sz]e|label|summari[sz]e|answer|review|explain|rewrite|rephrase|paraphrase|update|implement|fix|"
+    r"debug|refactor|analy[sz]e|assess|decide|extract|list|convert|tell|describe|draft|compose|design|build|"
+    r"develop|solve|complete|predict|detect|rate|score|rank|compare|correct|edit|proofread|improve|optimi[sz]e|"
+    r"modify|change|revise|rework|adjust|tweak|incorporate|inspect|examine|verify|validate|judge|figure out|"
+    r"work out|come up with|suggest|recommend|propose|plan|outline|brainstorm|help|assist|guide|resolve|"
+    r"handle|process|parse|annotate|select|choose|count|estimate|sort|clean|normali[sz]e|produce|prepare|"
+    r"simulate|play|continue|finish|read|route|triage|screen|flag|moderate|teach|tutor|walk|convince|persuade|"
+    r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
+    r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
+    r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix"
+)
 ROLE = _rx(
-    _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|[A-Z][a-z]+,)\s+(?!(?:list|set|copy|table|"
+    _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+,)\s+(?!(?:list|set|copy|table|"
     r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
     r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
     r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your|"
-    r"(?:please\s+)?(?:" + _TASK_VERBS_EARLY + r"))\b|"
+    r"(?:please\s+)?(?:" + _TASK_VERBS + r"))\b|"
     r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are)|imagine\s+(?:you are|you're|that you are)|"
     r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
     r"you\s+will\s+(?:act|serve|be acting|play)\s+as\b|you\s+(?:act|serve|work)\s+as\b|"
@@ -52,25 +64,13 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
                 r"understanding|proficiency|specialty|speciality|mastery|strength|familiarity|competence|"
                 r"command|insight|capacity)\b|you\s+(?:excel|specialize|specialise|are known)\b)")
 
-_TASK_VERBS = (
-    r"translate|write|generate|create|check|evaluate|determine|calculate|compute|find|identify|classify|"
-    r"categori[sz]e|label|summari[sz]e|answer|review|explain|rewrite|rephrase|paraphrase|update|implement|fix|"
-    r"debug|refactor|analy[sz]e|assess|decide|extract|list|convert|tell|describe|draft|compose|design|build|"
-    r"develop|solve|complete|predict|detect|rate|score|rank|compare|correct|edit|proofread|improve|optimi[sz]e|"
-    r"modify|change|revise|rework|adjust|tweak|incorporate|inspect|examine|verify|validate|judge|figure out|"
-    r"work out|come up with|suggest|recommend|propose|plan|outline|brainstorm|help|assist|guide|resolve|"
-    r"handle|process|parse|annotate|select|choose|count|estimate|sort|clean|normali[sz]e|produce|prepare|"
-    r"simulate|play|continue|finish|read|route|triage|screen|flag|moderate|teach|tutor|walk|convince|persuade|"
-    r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
-    r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
-    r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask"
-)
 DIRECTIVE = _rx(
-    _LEAD + r"(?:(?:(?:based on|from|using|with|for|in|after reading|looking at)\b[^,.]{0,80},\s*)?"
+    _LEAD + r"(?:(?:(?:based on|from|using|with|for|in|after|once|looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
     r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve)\b"
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal)\s+"
     r"(?:is|will be)\b"
+    r"|you\s+(?:help|assist|answer|handle|support|guide|review|write|translate|moderate|triage)\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
     r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+)?to\b|"
@@ -81,7 +81,7 @@ DIRECTIVE = _rx(
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
-accept account act adapt address advise aggregate align allocate alert analyse analyze annotate announce answer apply
+accept account act adapt chat converse mix address advise aggregate align allocate alert analyse analyze annotate announce answer apply
 approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break
 brief build bundle calculate call cancel capture categorise categorize check choose cite clarify classify clean clear
 close cluster collect combine comment compare compile complete compose compress compute condense confirm connect
@@ -117,8 +117,8 @@ _IMPERATIVE_NEXT = re.compile(r"^(?:the|a|an|this|that|these|those|each|every|al
 
 def is_imperative(text: str) -> bool:
     """True if ``text`` opens with a verb in the imperative ("Narrate the next scene", "Leave a key empty")."""
-    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?:please|kindly|now|then|also|first|finally|next|always|never|do not|don't)"
-                 r",?\s+)?([A-Za-z][a-z\-]+)(?:[ ,:]+(.*))?$", text, re.S)
+    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before)\b[^,.]{0,80},\s*)?(?:(?:please|kindly|now|then|also|"
+                 r"first|finally|next|always|never|do not|don't),?\s+)?([A-Za-z][a-z\-]+)(?:[ ,:]+(.*))?$", text, re.S)
     if not m or m.group(1).lower() not in _IMPERATIVE_VERBS:
         return False
     rest = (m.group(2) or "").strip()
@@ -162,15 +162,16 @@ OUTPUT = _rx(
     r"\btone\b|\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:include|add|explain|output|"
     r"use the words)|without (?:any )?(?:explanation|commentary|preamble)|comments? explaining|"
     r"(?:start|begin|end|sign|close)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
-    r"(?:with|off)\b|sign (?:off|the)|title\b|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|to)\b|"
+    r"(?:with|off)\b|sign (?:off|the)|title\b|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|to)\b|wrapped\b|"
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
-    r"second person|present tense|past tense|latex\b|reading (?:age|grade)|^\W*length\s*:|"
+    r"second person|present tense|past tense|latex\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
     r"\b\d+\s*(?:to|-|–)\s*\d+\s+(?:words|sentences|characters|lines|bullets)\b|^\W*cite\b.*\bas\b|"
     r"(?:reply|respond|answer|say|output|print|return|write)\s+(?:with\s+)?(?:only\s+|just\s+)?[\"“]|"
-    r"(?:reply|respond|answer|write)\s+in\s+the\s+(?:same\s+)?language\b|^\W*use\s+[\"“'][^\"”']{1,20}[\"”'],|"
+    r"(?:reply|respond|answer|write)\s+in\s+the\s+(?:same\s+)?language\b|\b(?:formal|informal|casual|polite|"
+    r"plain|simple)\s+(?:english|german|french|spanish|italian|portuguese|dutch|japanese|chinese|language|register)\b|^\W*use\s+[\"“'][^\"”']{1,20}[\"”'],|"
     r"\bas\s+an?\s+(?:table|(?:bulleted|numbered|comma-separated|single)\b|list\b)|(?:in|using)\s+(?:the\s+)?(?:(?:user|customer|reader|"
     r"student|patient|client)'s|their|the same|your)\s+language)"
 )
@@ -247,7 +248,7 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
         return {E}
     if R in cues:
         role_and_task = re.match(r"^\W*i want you to act as\b|^\W*as\s+an?\s+[\w\- ,]{0,120}?,\s*(?:please\s+)?(?:"
-                                 + _TASK_VERBS_EARLY + r")\b", text, re.I)
+                                 + _TASK_VERBS + r")\b", text, re.I)
         return {R, D} if role_and_task else {R}
     if O in cues:
         return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
@@ -435,7 +436,8 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
     carries_input = any(m.input_label or TASK_IN_LINE.search(m.text) for m in line)
     if directives and len(line) >= 3 and (carries_input or directives >= 2):
         return D
-    if len(line) >= 2 and not own[0] & {R, D, E} and sum(bool(o & {R, D, E}) for o in own) <= 1:
+    opens_as_background = not own[0] & {R, D, E, O} or (INFO.match(line[0].text) and not own[0] & {R, D, E})
+    if len(line) >= 2 and opens_as_background and sum(bool(o & {R, D, E}) for o in own) <= 1:
         return A
     return None
 
