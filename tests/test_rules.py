@@ -123,6 +123,17 @@ def test_a_line_of_form_rules_is_not_background() -> None:
         "Translate the notice into formal German.", "DO")
 
 
+def test_a_line_ending_in_a_colon_gives_its_component_to_the_items_below() -> None:
+    got = codes("Summarise the meeting transcript below.\nUse this structure:\n## Decisions\n## Action items\n"
+                "Keep each bullet to one line.\nReturn one JSON object that matches this schema:\n```json\n"
+                '{"owner": "string"}\n```\nHere is the attendance data:\nname,team,minutes\nAda,core,55\n'
+                "You are given the following PostgreSQL schema:\n```sql\nCREATE TABLE t (id int);\n```")
+    assert [c for _, c in got[1:4]] == ["O", "O", "O"]  # "Use this structure:" and its headings
+    assert [c for t, c in got if t.startswith("```json")] == ["O"]
+    assert [c for _, c in got[7:10]] == ["D", "D", "D"]  # the data introduced, and its rows: the task's input
+    assert [c for t, c in got if t.startswith(("You are given", "```sql"))] == ["A", "A"]  # a schema to consult
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

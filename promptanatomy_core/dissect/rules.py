@@ -225,9 +225,16 @@ class _Sent:
     reference: bool = False  # material the model consults ("<documents>", "Context: {context}"): background
 
 
+#: An introduction of material: the task's input (Directive), or reference material (Additional Information).
+INTRO = _rx(_LEAD + r"(?:here (?:is|are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|provided|"
+            r"shown)|you(?:'ll| will) (?:see|receive|get)\b)")
+
+
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
     head = text[:400]
+    if INTRO.match(head) and not EXAMPLE_START.search(head):
+        return {A} if REFERENCE.search(head) else {D}
     found: set[Component] = set()
     if ROLE.search(head):
         found.add(R)
@@ -271,7 +278,7 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
 
 def _heading_component(text: str) -> Component | None:
     """The component a heading line announces, A for other headings, None if not a heading."""
-    if not HEADING.match(text) or INPUT_LABEL.match(text):
+    if not HEADING.match(text) or INPUT_LABEL.match(text) or INTRO.match(text):
         return None
     for pattern, comp in HEADING_TOPICS:
         if pattern.search(text.replace("_", " ")):
@@ -320,8 +327,18 @@ class RulesDissector(Dissector):
         section: Component | None = None
         section_is_markdown = False
         mode: Component | None = None  # E inside an example block, D inside a task-input block
+        carry: set[Component] | None = None  # what a line ending in ":" announces for the items below it
+        carried_headings = False
         for li, line in enumerate(lines):
             first = line[0]
+            if carry is not None and mode is not E and li not in demos and li not in queries and \
+                    _block_item(first.text) and not (blank_before[first.index] and not first.text.startswith("```")):
+                labels.update((m.index, set(carry)) for m in line)
+                carried_headings = carried_headings or first.text.lstrip().startswith("#")
+                continue
+            if carried_headings:  # headings listed as a structure: the section they would have opened is over
+                section, carried_headings = None, False
+            carry = None
             if blank_before[first.index]:
                 mode = None if mode is D else mode
                 section = None if section is not None and not first.text.lstrip().startswith("#") and \
@@ -336,6 +353,7 @@ class RulesDissector(Dissector):
                 section, mode = heading, (E if heading is E else None)
                 section_is_markdown = first.text.lstrip().startswith(("#", "**"))
                 labels[first.index] = {heading}
+                carry = {heading} if heading in (D, O) and first.text.rstrip().endswith(":") else None
                 continue
             if li in queries:
                 mode = D
@@ -352,6 +370,7 @@ class RulesDissector(Dissector):
             elif mode is D and (first.cues - {D}) and not PLACEHOLDER.search(first.text):
                 mode = None
             self._label_line(line, section, mode, labels)
+            carry = _announced(line[-1], labels)
         _label_trailing_data(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
@@ -397,11 +416,30 @@ class RulesDissector(Dissector):
             previous = got
 
 
+#: An item of a block: a code fence, a heading, a bullet or number, a JSON object, a CSV row, a "key: value" field.
+_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|[-*•]\s|\d{1,2}[.)]\s|[{\[]|[^\s,]+(?:,[^\s,]*){2,}$|[\w ]{1,30}:\s)")
+
+
+def _block_item(text: str) -> bool:
+    return bool(_ITEM.match(text))
+
+
+def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component] | None:
+    """The component(s) a sentence ending in ":" gives the items below it ("Use this structure:", "Follow these
+    steps:", "Here is the sales data:"); None for other sentences, headings and input labels."""
+    if not sent.text.rstrip().endswith(":") or sent.input_label or _heading_component(sent.text):
+        return None
+    got = labels[sent.index]
+    return got if len(got) == 1 and not got & {R, E} else None
+
+
 def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
     """Data lines that close the prompt after an instruction pointing at them ("… from the data below") are the
     task's input."""
     trailing: list[_Sent] = []
     for line in reversed(lines):
+        if any(INTRO.match(m.text) for m in line):
+            return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
         if any(m.cues - {A} or labels[m.index] != {A} for m in line):
             break
         trailing[:0] = line
