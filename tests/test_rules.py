@@ -134,6 +134,16 @@ def test_a_line_ending_in_a_colon_gives_its_component_to_the_items_below() -> No
     assert [c for t, c in got if t.startswith(("You are given", "```sql"))] == ["A", "A"]  # a schema to consult
 
 
+def test_steps_data_after_a_blank_line_and_rules_inside_a_style_section() -> None:
+    got = dict(codes("I need a short triage of the issues below.\nFor each new issue, follow these steps:\n"
+                     "1. Decide whether it is a bug.\n2. If anything is missing, ask for it.\n\n## Style\n"
+                     "Avoid jargon.\nNumber the findings 1 to 5.\nHere is the export:\n\nid,title,votes\n1,Crash,4"))
+    assert got["I need a short triage of the issues below."] == got["For each new issue, follow these steps:"] == "D"
+    assert got["1. Decide whether it is a bug."] == got["2. If anything is missing, ask for it."] == "D"
+    assert got["Avoid jargon."] == got["Number the findings 1 to 5."] == "O"
+    assert got["id,title,votes"] == got["1,Crash,4"] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

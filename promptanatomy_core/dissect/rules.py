@@ -68,12 +68,12 @@ DIRECTIVE = _rx(
     _LEAD + r"(?:(?:(?:based on|from|using|with|for|in|after|once|looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
     r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve)\b"
-    r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal)\s+"
+    r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose)\s+"
     r"(?:is|will be)\b"
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|write|translate|moderate|triage)\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
-    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+)?to\b|"
+    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+to\b|to\b|an?\s|some\s)|"
     r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
     r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|"
@@ -117,7 +117,7 @@ _IMPERATIVE_NEXT = re.compile(r"^(?:the|a|an|this|that|these|those|each|every|al
 
 def is_imperative(text: str) -> bool:
     """True if ``text`` opens with a verb in the imperative ("Narrate the next scene", "Leave a key empty")."""
-    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before)\b[^,.]{0,80},\s*)?(?:(?:please|kindly|now|then|also|"
+    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every)\b[^,.]{0,80},\s*)?(?:(?:please|kindly|now|then|also|"
                  r"first|finally|next|always|never|do not|don't),?\s+)?([A-Za-z][a-z\-]+)(?:[ ,:]+(.*))?$", text, re.S)
     if not m or m.group(1).lower() not in _IMPERATIVE_VERBS:
         return False
@@ -167,7 +167,7 @@ OUTPUT = _rx(
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
-    r"second person|present tense|past tense|latex\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
+    r"second person|present tense|past tense|latex\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
     r"\b\d+\s*(?:to|-|–)\s*\d+\s+(?:words|sentences|characters|lines|bullets)\b|^\W*cite\b.*\bas\b|"
     r"(?:reply|respond|answer|say|output|print|return|write)\s+(?:with\s+)?(?:only\s+|just\s+)?[\"“]|"
     r"(?:reply|respond|answer|write)\s+in\s+the\s+(?:same\s+)?language\b|\b(?:formal|informal|casual|polite|"
@@ -205,6 +205,7 @@ CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 REFERENCE = _rx(r"\b(?:reference|context|background|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
                 r"about (?:the|us)|facts)\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
+    (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
     (_rx(r"example|sample|demonstration|few.?shot|illustration"), E),
     (_rx(r"format|output|response|style|structure|answer|reply|tone|length|deliverable"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|character|you are"), R),
@@ -329,10 +330,11 @@ class RulesDissector(Dissector):
         mode: Component | None = None  # E inside an example block, D inside a task-input block
         carry: set[Component] | None = None  # what a line ending in ":" announces for the items below it
         carried_headings = False
+        announcer = -1  # the sentence that announced the block: a blank line may follow it, not the block's items
         for li, line in enumerate(lines):
             first = line[0]
             if carry is not None and mode is not E and li not in demos and li not in queries and \
-                    _block_item(first.text) and not (blank_before[first.index] and not first.text.startswith("```")):
+                    _block_item(first.text) and not (blank_before[first.index] and first.index - 1 != announcer):
                 labels.update((m.index, set(carry)) for m in line)
                 carried_headings = carried_headings or first.text.lstrip().startswith("#")
                 continue
@@ -354,6 +356,7 @@ class RulesDissector(Dissector):
                 section_is_markdown = first.text.lstrip().startswith(("#", "**"))
                 labels[first.index] = {heading}
                 carry = {heading} if heading in (D, O) and first.text.rstrip().endswith(":") else None
+                announcer = first.index
                 continue
             if li in queries:
                 mode = D
@@ -370,7 +373,7 @@ class RulesDissector(Dissector):
             elif mode is D and (first.cues - {D}) and not PLACEHOLDER.search(first.text):
                 mode = None
             self._label_line(line, section, mode, labels)
-            carry = _announced(line[-1], labels)
+            carry, announcer = _announced(line[-1], labels), line[-1].index
         _label_trailing_data(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
@@ -405,7 +408,7 @@ class RulesDissector(Dissector):
             if m.weak_role and not o:
                 o = {R} if block is R else {A}
             if block is not None:
-                got = {block} | o
+                got = {block} | (o - {A} if block is O and section is O else o)  # a rule in the style section
             elif mode is D and not (o - {D}):
                 got = {D}
             elif not o and E in previous:
