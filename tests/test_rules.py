@@ -144,6 +144,30 @@ def test_steps_data_after_a_blank_line_and_rules_inside_a_style_section() -> Non
     assert got["id,title,votes"] == got["1,Crash,4"] == "D"
 
 
+@pytest.mark.parametrize("prompt, expected", [
+    ("You are a sommelier; suggest a wine to pair with risotto.", ["DR"]),
+    ("Act as an impartial grader and assess the answer below.\nAnswer: {answer}", ["DR", "D"]),
+    ("Summarize this in one sentence: {text}", ["DO"]),
+    ("You are Maren, a blacksmith.\nPlayer says: \"{player_line}\"", ["R", "D"]),
+    ("I want you to act as a stylist.\nMy first request is \"I need an outfit for a wedding.\"", None),
+])
+def test_one_sentence_doing_two_jobs_and_input_slots(prompt: str, expected: list[str] | None) -> None:
+    got = [c for _, c in codes(prompt)]
+    assert got == expected if expected else got[-1] == "D"
+
+
+def test_schema_fields_sections_and_sql_in_a_schema_section() -> None:
+    got = dict(codes("Extract the fields below from the invoice and return them as JSON.\n- vendor_name (string)\n"
+                     "- total_amount (number)\nUse exactly these sections:\n**Summary** (2-3 sentences)\n"
+                     "**Action items** (a table)\n### Schema\nCREATE TABLE orders (id INT);\nStrings:\n"
+                     "Insufficient funds.\n"))
+    assert got["- vendor_name (string)"] == got["- total_amount (number)"] == "O"
+    assert got["Use exactly these sections:"] == got["**Summary** (2-3 sentences)"] == got["**Action items** (a table)"] \
+        == "O"
+    assert got["CREATE TABLE orders (id INT);"] == "A"
+    assert got["Strings:"] == got["Insufficient funds."] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

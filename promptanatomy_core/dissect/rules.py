@@ -131,7 +131,7 @@ def is_imperative(text: str) -> bool:
 INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:the\s+)?(?:customer|user|student|patient|"
                   r"client)?\s*(?:review|text|question|problem|input|sentence|document|article|passage|abstract|"
                   r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
-                  r"clauses?|changes|diff|code|snippet|résumé|resume|cv|ticket|issue(?: title| body)?|"
+                  r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
                   r"complaint|story|essay|password|string|list|nums|table|log|logs|conversation|chat|dialogue|"
                   r"report|notes|description|statement|claim|source|target|word|term|topic|season|subject|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
@@ -167,7 +167,9 @@ OUTPUT = _rx(
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
-    r"second person|present tense|past tense|latex\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
+    r"second person|present tense|past tense|latex\b|(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
+    r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
+    r"float|bool|boolean|date|datetime|list|array|object|iso)\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
     r"\b\d+\s*(?:to|-|–)\s*\d+\s+(?:words|sentences|characters|lines|bullets)\b|^\W*cite\b.*\bas\b|"
     r"(?:reply|respond|answer|say|output|print|return|write)\s+(?:with\s+)?(?:only\s+|just\s+)?[\"“]|"
     r"(?:reply|respond|answer|write)\s+in\s+the\s+(?:same\s+)?language\b|\b(?:formal|informal|casual|polite|"
@@ -226,6 +228,8 @@ class _Sent:
     reference: bool = False  # material the model consults ("<documents>", "Context: {context}"): background
 
 
+#: A line of SQL (or another language that shouts its keywords): no instruction, whatever its first word.
+CODE_LINE = re.compile(r"^\s*(?:CREATE|SELECT|INSERT|UPDATE|DELETE|ALTER|DROP|WITH)\s+[A-Z(*]")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
 INTRO = _rx(_LEAD + r"(?:here (?:is|are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|provided|"
             r"shown)|you(?:'ll| will) (?:see|receive|get)\b)")
@@ -234,6 +238,8 @@ INTRO = _rx(_LEAD + r"(?:here (?:is|are)|below (?:is|are)|the following (?:is|ar
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
     head = text[:400]
+    if CODE_LINE.match(head):
+        return set()
     if INTRO.match(head) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) else {D}
     found: set[Component] = set()
@@ -255,12 +261,15 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     if E in cues:
         return {E}
     if R in cues:
-        role_and_task = re.match(r"^\W*i want you to act as\b|^\W*as\s+an?\s+[\w\- ,]{0,120}?,\s*(?:please\s+)?(?:"
-                                 + _TASK_VERBS + r")\b", text, re.I)
+        role_and_task = re.match(r"^\W*i want you to act as\b|^\W*(?:as\s+an?\s+[\w\- ,]{0,120}?,|you are\b[^;.]{0,120};|"
+                                 r"act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" + _TASK_VERBS + r")\b", text, re.I)
         return {R, D} if role_and_task else {R}
     if O in cues:
         return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
     if D in cues and A in cues:
+        if re.search(r"^\W*my first (?:command|request|question)\b|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS + r")\b",
+                     text, re.I):
+            return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
             return {D, A}  # the task, with a constraint on it
         return {A} if INFO.match(text) else {D}
@@ -284,7 +293,7 @@ def _heading_component(text: str) -> Component | None:
     for pattern, comp in HEADING_TOPICS:
         if pattern.search(text.replace("_", " ")):
             return comp
-    return A
+    return None if is_imperative(text.rstrip(": ")) else A  # "Use exactly these sections:" is an instruction
 
 
 def _key(text: str) -> tuple[str, str] | None:
@@ -394,8 +403,10 @@ class RulesDissector(Dissector):
         own = [set(m.cues) for m in line]
         for o, m in zip(own, line):
             if m.input_label and not (section is not None and m.text.startswith("```")):
+                key = _key(m.text)
+                form = cues_of(key[0]) & {O} if key and key[1] and " " in key[0] and is_imperative(key[0]) else set()
                 o.clear()
-                o.add(D)
+                o.update({D} | form)
         block = D if mode is D and not any(o & {R, E, O} for o in own) else _line_component(line, own, section)
         if block is None and any(D in labels_ for labels_ in labels.values()):
             own = [_later_instruction(o, m) for o, m in zip(own, line)]
@@ -420,7 +431,7 @@ class RulesDissector(Dissector):
 
 
 #: An item of a block: a code fence, a heading, a bullet or number, a JSON object, a CSV row, a "key: value" field.
-_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|[-*•]\s|\d{1,2}[.)]\s|[{\[]|[^\s,]+(?:,[^\s,]*){2,}$|[\w ]{1,30}:\s)")
+_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|[{\[]|[^\s,]+(?:,[^\s,]*){2,}$|[\w ]{1,30}:\s)")
 
 
 def _block_item(text: str) -> bool:
@@ -497,12 +508,13 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
     for i, s in enumerate(sentences):
         last = i == len(sentences) - 1
         key = _key(s.text)
+        key_slot = bool(key and PLACEHOLDER.fullmatch(key[1].strip("\"'“”")))  # "Player says: "{line}""
         is_input = bool(INPUT_LABEL.match(s.text) or PLACEHOLDER.fullmatch(s.text.strip()) or s.text.startswith("```")
-                        or (last and OPEN_SLOT.match(s.text)) or (key and PLACEHOLDER.fullmatch(key[1])))
+                        or (last and OPEN_SLOT.match(s.text)) or key_slot)
         nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
                            and "\n" in prompt[s.end:sentences[i + 1].start])
-        reference = bool((label_above or (key and PLACEHOLDER.fullmatch(key[1]))) and REFERENCE.search(
+        reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
