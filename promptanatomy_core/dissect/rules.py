@@ -50,7 +50,7 @@ ROLE = _rx(
     r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
     r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
     r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your|"
-    r"(?:please\s+)?(?:" + _TASK_VERBS + r"))\b|"
+    r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"
     r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are)|imagine\s+(?:you are|you're|that you are)|"
     r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
     r"you\s+will\s+(?:act|serve|be acting|play)\s+as\b|you\s+(?:act|serve|work)\s+as\b|"
@@ -135,7 +135,8 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:the\s+)?(?:c
                   r"complaint|story|essay|password|string|list|nums|table|log|logs|conversation|chat|dialogue|"
                   r"report|notes|description|statement|claim|source|target|word|term|topic|season|subject|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
-                  r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:\d+\s*)?)\s*[:=]")
+                  r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:\d+\s*)?(?:\([^)]{1,30}\)\s*)?)"
+                  r"\s*[:=]")
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
 #: Inside a long line: the task's input or the announcement of the task.
 TASK_IN_LINE = _rx(r"now complete the question\s*:|```|below is an instruction that describes a task")
@@ -208,10 +209,11 @@ REFERENCE = _rx(r"\b(?:reference|context|background|knowledge|polic(?:y|ies)|glo
                 r"about (?:the|us)|facts)\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
-    (_rx(r"example|sample|demonstration|few.?shot|illustration"), E),
-    (_rx(r"format|output|response|style|structure|answer|reply|tone|length|deliverable"), O),
-    (_rx(r"\brole\b|persona|identity|who you are|about you|character|you are"), R),
-    (_rx(r"task|instruction|objective|goal|what to do|steps?|your job|mission"), D),
+    (_rx(r"how to (?:answer|respond|reply|behave|handle)"), A),
+    (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
+    (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)"), O),
+    (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are"), R),
+    (_rx(r"\b(?:task|instruction|objective|goal|what to do|steps?\b|your job|mission)"), D),
 )
 _KEY = re.compile(r"^[\s*>\-]*([A-Z][\w ]{0,30}?)\s*:\s*(.*)$", re.S)
 
@@ -261,8 +263,8 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     if E in cues:
         return {E}
     if R in cues:
-        role_and_task = re.match(r"^\W*i want you to act as\b|^\W*(?:as\s+an?\s+[\w\- ,]{0,120}?,|you are\b[^;.]{0,120};|"
-                                 r"act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" + _TASK_VERBS + r")\b", text, re.I)
+        role_and_task = re.match(r"^\W*i want you to act as\b|^\W*(?:as\s+(?:an?|the)\s+[\w\- ,]{0,120}?,|you are\b[^;.]{0,120};|"
+                                 r"act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
     if O in cues:
         return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
