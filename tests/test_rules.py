@@ -168,6 +168,20 @@ def test_schema_fields_sections_and_sql_in_a_schema_section() -> None:
     assert got["Strings:"] == got["Insufficient funds."] == "D"
 
 
+def test_statements_under_a_background_heading_and_style_cues() -> None:
+    got = dict(codes("You are Skye, the assistant for Aurora Air.\n## What you know\n- Check-in opens 30 hours before "
+                     "departure.\n- Name changes cost €45 per passenger.\n- Tell them the rebooking options.\n"
+                     "### Available information\nYou can see the last 20 transactions.\n## How to answer\n"
+                     "Never guess about visas.\nOur brand voice is playful.\nAvoid the words \"synergy\" and \"leverage\"."
+                     "\nUse British spelling."))
+    assert got["- Check-in opens 30 hours before departure."] == got["- Name changes cost €45 per passenger."] == "A"
+    assert got["- Tell them the rebooking options."] == "D"  # an instruction stays one
+    assert got["### Available information"] == got["You can see the last 20 transactions."] == "A"
+    assert got["## How to answer"] == got["Never guess about visas."] == "A"
+    assert got["Our brand voice is playful."] == got["Use British spelling."] == "O"
+    assert got['Avoid the words "synergy" and "leverage".'] == "O"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -168,7 +168,8 @@ OUTPUT = _rx(
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
-    r"second person|present tense|past tense|latex\b|(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
+    r"second person|present tense|past tense|latex\b|(?:brand|writing|narrative)\s+voice\b|"
+    r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
     r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
     r"float|bool|boolean|date|datetime|list|array|object|iso)\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
     r"\b\d+\s*(?:to|-|–)\s*\d+\s+(?:words|sentences|characters|lines|bullets)\b|^\W*cite\b.*\bas\b|"
@@ -228,6 +229,7 @@ class _Sent:
     weak_role: bool
     input_label: bool
     reference: bool = False  # material the model consults ("<documents>", "Context: {context}"): background
+    final: bool = False  # the prompt's last sentence (often the open slot the answer continues: "SELECT", "A:")
 
 
 #: A line of SQL (or another language that shouts its keywords): no instruction, whatever its first word.
@@ -403,6 +405,10 @@ class RulesDissector(Dissector):
     def _label_line(line: list[_Sent], section: Component | None, mode: Component | None,
                     labels: dict[int, set[Component]]) -> None:
         own = [set(m.cues) for m in line]
+        if section is A:  # a statement under a background heading ("Name changes cost €45") is no instruction
+            for o, m in zip(own, line):
+                if D in o and not is_imperative(m.text) and not m.input_label and not m.final:
+                    o.discard(D)
         for o, m in zip(own, line):
             if m.input_label and not (section is not None and m.text.startswith("```")):
                 key = _key(m.text)
@@ -521,7 +527,7 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
         info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
-                     reference)
+                     reference, last)
         if i and "\n" not in prompt[sentences[i - 1].end:s.start]:
             lines[-1].append(info)
         else:
