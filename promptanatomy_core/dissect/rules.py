@@ -151,7 +151,7 @@ OUTPUT = _rx(
     r"poem|letter|plan|recipe|description|message|explanation)s?\s+(?:should|must|shall|needs to|has to)\s+"
     r"(?:be|contain|include|consist|start|end|follow|use|not exceed|stay|have)|"
     r"(?:should|must)\s+be\s+(?:formatted|presented|written|returned|structured|provided)\s+(?:in|as|according)|"
-    r"formatted\b|formatting\b|\bformat\b|json\b|yaml\b|xml\b|csv\b|markdown\b|bullet(?:ed)?\s*(?:points?|list)?|"
+    r"formatted\b|formatting\b|\bformat\b|json\b|yaml\b|xml\b|csv\b|markdown\b|bullet(?:ed|s)?\b\s*(?:points?|list)?|"
     r"numbered (?:list|steps)|in a table\b|code block|"
     r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between|within|in)\s+\d+"
     r"\s*(?:[-–]\s*\d+\s*|and\s+\d+\s+)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
