@@ -73,7 +73,8 @@ def test_input_labels_in_brackets_headings_and_tags_and_reference_material() -> 
 
 
 def test_xml_sections_take_their_component_to_the_closing_tag() -> None:
-    prompt = ("You are Kit, a coding assistant.\n<output_format>\nReply with a unified diff.\n"
+    prompt = ("You are Kit, a coding assistant.\nEdit the current file as the user asks.\n<output_format>\n"
+              "Reply with a unified diff.\n"
               "If the request is unclear, ask one question.\n</output_format>")
     got = dict(codes(prompt))
     assert got["<output_format>"] == got["</output_format>"] == got["Reply with a unified diff."] == "O"
@@ -180,6 +181,12 @@ def test_statements_under_a_background_heading_and_style_cues() -> None:
     assert got["## How to answer"] == got["Never guess about visas."] == "A"
     assert got["Our brand voice is playful."] == got["Use British spelling."] == "O"
     assert got['Avoid the words "synergy" and "leverage".'] == "O"
+
+
+def test_a_prompt_always_states_a_task() -> None:
+    assert codes("Give me five name ideas for a bakery, as a comma-separated list.") == [
+        ("Give me five name ideas for a bakery, as a comma-separated list.", "DO")]
+    assert codes("Button labels must fit in 20 characters.")[0][1] == "O"
 
 
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:

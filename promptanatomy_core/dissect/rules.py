@@ -168,7 +168,7 @@ OUTPUT = _rx(
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
-    r"second person|present tense|past tense|latex\b|(?:brand|writing|narrative)\s+voice\b|"
+    r"second person|present tense|past tense|latex\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
     r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
     r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
     r"float|bool|boolean|date|datetime|list|array|object|iso)\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
@@ -388,6 +388,7 @@ class RulesDissector(Dissector):
             self._label_line(line, section, mode, labels)
             carry, announcer = _announced(line[-1], labels), line[-1].index
         _label_trailing_data(lines, labels)
+        _ensure_task(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
@@ -453,6 +454,18 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
         return None
     got = labels[sent.index]
     return got if len(got) == 1 and not got & {R, E} else None
+
+
+def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """A prompt states a task: when no sentence came out Directive, the first whose own words give one (an
+    imperative shaped like a format rule: "Give me five names, as a comma-separated list.") is the Directive too."""
+    sents = [m for line in lines for m in line]
+    if any(D in labels[m.index] for m in sents):
+        return
+    for m in sents:
+        if (DIRECTIVE.search(m.text[:400]) or is_imperative(m.text)) and not labels[m.index] & {E, R}:
+            labels[m.index] = labels[m.index] | {D}
+            return
 
 
 def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
