@@ -189,6 +189,14 @@ def test_a_prompt_always_states_a_task() -> None:
     assert codes("Button labels must fit in 20 characters.")[0][1] == "O"
 
 
+def test_a_policy_list_at_the_end_is_background_not_the_input() -> None:
+    got = dict(codes("Follow these steps:\n1. Check whether the item is eligible under the policy below.\n\n"
+                     "Return policy:\n- Items can be returned within 30 days.\n- Never make exceptions.\n"
+                     "Keep messages short and friendly."))
+    assert got["Return policy:"] == got["- Items can be returned within 30 days."] == "A"
+    assert got["Keep messages short and friendly."] == "O"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

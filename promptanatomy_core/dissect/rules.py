@@ -168,7 +168,7 @@ OUTPUT = _rx(
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
-    r"second person|present tense|past tense|latex\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
+    r"second person|present tense|past tense|latex\b|^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct)\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
     r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
     r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
     r"float|bool|boolean|date|datetime|list|array|object|iso)\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
@@ -518,7 +518,7 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
 def _only_data_after(lines: list[list[_Sent]], li: int) -> bool:
     """True if every sentence after line ``li`` is data: no cue of its own, or a placeholder."""
     rest = [m for line in lines[li + 1:] for m in line]
-    return bool(rest) and all(not (m.cues - {A}) or PLACEHOLDER.search(m.text) for m in rest) and \
+    return bool(rest) and all(not m.cues or PLACEHOLDER.search(m.text) for m in rest) and \
         not any(HEADING.match(m.text) for m in rest)
 
 
