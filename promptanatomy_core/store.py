@@ -569,6 +569,23 @@ class RunStore:
             out.append(d)
         return out
 
+    def sent_timings(self, provider: str | None = None, model: str | None = None, limit: int = 256) -> list[dict]:
+        """The newest ``limit`` answers that were sent (not from the response cache), of every run, newest first:
+        ``run_id``, ``request_id``, ``model``, ``input_tokens``, ``output_tokens``, ``latency``. ``provider``: only
+        models of that provider (SPEC ``provider`` or ``provider:…``); ``model``: only that SPEC."""
+        where, args = "r.cached=0", []
+        if model:
+            where += " AND q.model=?"
+            args.append(safe_spec(model))
+        if provider:
+            where += " AND (q.model=? OR substr(q.model, 1, ?)=?)"
+            args += [provider, len(provider) + 1, f"{provider}:"]
+        rows = self._q(
+            "SELECT q.run_id, q.id AS request_id, q.model, r.input_tokens, r.output_tokens, r.latency "
+            f"FROM responses r JOIN requests q ON q.id=r.request_id WHERE {where} "
+            "ORDER BY r.created DESC, r.request_id DESC LIMIT ?", (*args, max(int(limit), 0)))
+        return [dict(r) for r in rows]
+
     def export_csv(self, run_id: int, path: str | os.PathLike[str]) -> Path:
         """Write the per-variant results (:meth:`variant_results`) as CSV; returns the path."""
         path = Path(path)

@@ -98,3 +98,27 @@ def make_run(store: RunStore, name: str = "demo run", models=("scripted:m1", "sc
                             "contains")
     store.set_status(run_id, "done")
     return run_id
+
+
+def timed_batches(store: RunStore, batches, in_speed: float, out_speed: float, model: str = "local",
+                  cached: bool = False) -> int:
+    """A finished run of ``model`` whose answers were timed as the runner times a batch backend's: each batch
+    (a list of ``(input_tokens, output_tokens)``) took ``Σ input / in_speed + Σ output / out_speed`` seconds, and
+    every answer in it records that wall time divided by the batch's size. ``cached``: the answers came from the
+    response cache. Returns the run's id."""
+    prompt = "Answer yes or no."
+    run_id = store.create_run("timed", {"models": [model]}, status="running")
+    store.save_dissection(run_id, "i0", 0, prompt, None, {"sentences": []})
+    store.save_variants(run_id, [{"variant_id": "i0|clean", "instance_id": "i0", "position": 0, "component": "clean",
+                                  "strategy": "clean", "seed": None, "text": prompt, "edits": [], "is_clean": True}])
+    rows = [(b, k, tokens) for b, batch in enumerate(batches) for k, tokens in enumerate(batch)]
+    ids = store.ensure_requests(run_id, [{"key": f"{b}.{k}", "variant_id": "i0|clean", "model": model,
+                                          "messages_hash": f"h{b}.{k}", "params": {}, "position": n}
+                                         for n, (b, k, _) in enumerate(rows)])
+    for b, batch in enumerate(batches):
+        wall = sum(i for i, _ in batch) / in_speed + sum(o for _, o in batch) / out_speed
+        for k, (i, o) in enumerate(batch):
+            store.save_response(ids[f"{b}.{k}"], ChatResponse(text="Yes.", input_tokens=i, output_tokens=o,
+                                                               latency=wall / len(batch), cached=cached))
+    store.set_status(run_id, "done")
+    return run_id
