@@ -18,13 +18,15 @@ from promptanatomy_core.datasets import find_pacp, load_pacp
 from promptanatomy_core.dissect import get_dissector
 
 HERE = Path(__file__).resolve().parent
-#: Hand-labelled prompts unlike the datasets. "custom", "held-out" and "blind" were used while writing the rules (the
-#: last two only after a first, blind measurement); "fresh" has never been looked at by the rules' author: it is the
-#: honest figure. Each set was labelled by a different annotator from the paper's definitions.
+#: Hand-labelled prompts unlike the datasets (bench/data/LABELLING.md says how and by whom). All but "unseen" were
+#: used while writing the rules (held-out, blind and fresh only after a first, blind measurement); "unseen" has never
+#: been looked at by the rules' author: it is the honest figure.
 GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "held-out (dev after a first blind run)": HERE / "data/holdout_prompts.jsonl",
              "blind (dev after a first blind run)": HERE / "data/blind_prompts.jsonl",
-             "fresh (never looked at)": HERE / "data/fresh_prompts.jsonl"}
+             "fresh (dev after a first blind run)": HERE / "data/fresh_prompts.jsonl",
+             "extra (development)": HERE / "data/extra_prompts.jsonl",
+             "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
