@@ -197,6 +197,12 @@ def test_a_policy_list_at_the_end_is_background_not_the_input() -> None:
     assert got["Keep messages short and friendly."] == "O"
 
 
+def test_a_quotation_continued_in_a_second_sentence_keeps_the_label() -> None:
+    got = codes('Answer the question.\nEnd every answer with: "This is general information. Ask a doctor."\n'
+                'Review: "Lovely staff. Not sure we\'ll be back."')
+    assert [c for _, c in got] == ["D", "O", "O", "D", "D"]
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

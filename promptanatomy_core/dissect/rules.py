@@ -389,6 +389,7 @@ class RulesDissector(Dissector):
             carry, announcer = _announced(line[-1], labels), line[-1].index
         _label_trailing_data(lines, labels)
         _ensure_task(lines, labels)
+        _continue_quotations(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
@@ -454,6 +455,17 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
         return None
     got = labels[sent.index]
     return got if len(got) == 1 and not got & {R, E} else None
+
+
+def _continue_quotations(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """A sentence that continues a quotation opened by the sentence before it on the same line (a quoted review, a
+    disclaimer to end with) shares that sentence's labels."""
+    for line in lines:
+        open_quote = False
+        for prev, m in zip(line, line[1:]):
+            open_quote ^= (prev.text.count('"') + prev.text.count("“") + prev.text.count("”")) % 2 == 1
+            if open_quote:
+                labels[m.index] = set(labels[prev.index])
 
 
 def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
