@@ -222,3 +222,22 @@ def test_score_and_filter_with_the_real_scorer(scorer):
     sci = [o for o in out if o.strategy == "SCI"]
     assert sum(o.kept for o in sci) == 1 and max(sci, key=lambda o: o.ppl_ratio).kept
     assert out[-1].kept is True  # the only variant of its cell
+
+
+@pytest.mark.slow
+def test_throughput_is_measured_by_a_large_enough_computation(tmp_path):
+    """tokens_per_second: set by a computation of at least MIN_RATE_TOKENS text tokens, kept through a small one and
+    through cache hits (which take no model time)."""
+    from promptanatomy_core.scoring.perplexity import MIN_RATE_TOKENS
+
+    s = PerplexityScorer(device="cpu", cache=tmp_path)
+    assert s.tokens_per_second is None
+    s.score(["Too short to measure."])
+    assert s.tokens_per_second is None
+    many = [f"{CLEAN} ({i})" for i in range(4)]
+    assert sum(len(ids) for ids in s.encode(many)) >= MIN_RATE_TOKENS
+    s.score(many)
+    rate = s.tokens_per_second
+    assert rate is not None and rate > 0
+    s.score(many + ["Another short one."])  # cache hits and a small computation: the measure stays
+    assert s.tokens_per_second == rate

@@ -37,6 +37,8 @@ How it is computed
   tokens' log-likelihoods are the clean prompt's, and only the rest of the variant runs, in batches that share the
   clean prompt's cached keys and values (each row masks the cached positions beyond its own prefix). The numbers equal
   full recomputation to float rounding (tested within 1e-4 relative in fp32).
+* :attr:`PerplexityScorer.tokens_per_second` keeps the throughput of the scorer's last computation of at least
+  :data:`MIN_RATE_TOKENS` text tokens (cache hits take no time and do not count), for time estimates.
 
 The model and tokenizer come from :func:`promptanatomy_core.models.local.load_model` (loaded once per process and
 shared with the local chat backend). torch and transformers are imported on first use.
@@ -49,6 +51,7 @@ import math
 import os
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -62,6 +65,8 @@ HEAD_CHUNK = {"cpu": 1024, "gpu": 8192}
 #: A row more than this share shorter than its batch's longest starts a new batch. On CPU a batch gains little over
 #: one row at a time (measured here: within noise), so padding is mostly waste; on a GPU bigger batches matter more.
 MAX_PAD = {"cpu": 0.1, "gpu": 0.25}
+#: A computation of at least this many text tokens measures the scorer's throughput (:attr:`tokens_per_second`).
+MIN_RATE_TOKENS = 200
 
 #: (progress callback) called with (texts done, texts in all) as batches finish.
 Progress = Callable[[int, int], None]
@@ -283,6 +288,10 @@ class PerplexityScorer:
         self._layout: dict[str, Any] | None = None
         #: Work counters: forward passes, real and padded tokens fed, texts computed, cache hits.
         self.stats = {"forward_calls": 0, "tokens": 0, "padded_tokens": 0, "texts_computed": 0, "cache_hits": 0}
+        #: Text tokens scored a second by the last computation of at least :data:`MIN_RATE_TOKENS` tokens (None before
+        #: one): the texts' own tokens over the wall time after the model was loaded, prefix reuse and padding
+        #: included, i.e. what scoring that many tokens again is likely to take on this machine.
+        self.tokens_per_second: float | None = None
 
     # ------------------------------------------------------------------------------------------- identity & setup
 
@@ -514,6 +523,7 @@ class PerplexityScorer:
         from ..models.local import _threads as cpu_thread_scope  # the local backend's CPU thread policy
 
         loaded = self.load()
+        started = time.monotonic()
         ids = self.encode(texts)
         nll = [0.0] * len(texts)
         counts = [0] * len(texts)
@@ -556,6 +566,10 @@ class PerplexityScorer:
                 if progress is not None:
                     progress(done, total)
         self.stats["texts_computed"] += len(texts)
+        fed = sum(len(seq) for seq in ids)
+        elapsed = time.monotonic() - started
+        if fed >= MIN_RATE_TOKENS and elapsed > 0:
+            self.tokens_per_second = fed / elapsed
         return {t: PplScore.of(nll[i], counts[i]) for i, t in enumerate(texts)}
 
     def _prefix_reuse_ok(self) -> bool:
