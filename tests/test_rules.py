@@ -203,6 +203,13 @@ def test_a_quotation_continued_in_a_second_sentence_keeps_the_label() -> None:
     assert [c for _, c in got] == ["D", "O", "O", "D", "D"]
 
 
+def test_demonstrations_with_an_instruction_between_them_and_the_query() -> None:
+    got = codes("Rewrite each system message so it sounds casual.\n\nFormal: Payment failed.\nCasual: Hmm, no luck.\n\n"
+                "Formal: Session expired.\nCasual: We logged you out.\n\nKeep each rewrite under 80 characters.\n\n"
+                "Formal: The file is too large.\nCasual:")
+    assert [c for _, c in got] == ["D", "E", "E", "E", "E", "O", "D", "D"]
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

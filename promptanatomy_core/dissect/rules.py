@@ -309,6 +309,10 @@ def _few_shot_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines): ``Key: value`` pairs before a final open query with the same keys."""
     keyed = [(i, _key(line[0].text)) for i, line in enumerate(lines)]
     demos: set[int] = set()
+
+    def demos_before(j: int) -> bool:  # the next keyed line above j is a complete demonstration
+        return next((kv is not None and bool(kv[1]) for _, kv in reversed(keyed[:j]) if kv is not None), False)
+
     for end in range(len(keyed) - 1, -1, -1):
         i, kv = keyed[end]
         if kv is None or kv[1] and not PLACEHOLDER.search(kv[1]):
@@ -319,8 +323,10 @@ def _few_shot_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
             start -= 1
             query_keys.add(keyed[start][1][0])
         j = start - 1
-        while j >= 0 and keyed[j][1] is not None and keyed[j][1][0] in query_keys and keyed[j][1][1]:
-            demos.add(keyed[j][0])
+        while j >= 0 and (keyed[j][1] is None and demos_before(j) or keyed[j][1] is not None and
+                          keyed[j][1][0] in query_keys and keyed[j][1][1]):
+            if keyed[j][1] is not None:  # an instruction between the demonstrations and the query is skipped
+                demos.add(keyed[j][0])
             j -= 1
         if len(demos) >= 2:
             return demos, set(range(start, end + 1))
