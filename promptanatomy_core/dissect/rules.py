@@ -310,8 +310,11 @@ def _few_shot_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     keyed = [(i, _key(line[0].text)) for i, line in enumerate(lines)]
     demos: set[int] = set()
 
-    def demos_before(j: int) -> bool:  # the next keyed line above j is a complete demonstration
-        return next((kv is not None and bool(kv[1]) for _, kv in reversed(keyed[:j]) if kv is not None), False)
+    above: list[bool] = []  # above[j]: the nearest keyed line above line j is a complete demonstration
+    last = False
+    for _, kv in keyed:
+        above.append(last)
+        last = bool(kv[1]) if kv is not None else last
 
     for end in range(len(keyed) - 1, -1, -1):
         i, kv = keyed[end]
@@ -323,7 +326,7 @@ def _few_shot_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
             start -= 1
             query_keys.add(keyed[start][1][0])
         j = start - 1
-        while j >= 0 and (keyed[j][1] is None and demos_before(j) or keyed[j][1] is not None and
+        while j >= 0 and (keyed[j][1] is None and above[j] or keyed[j][1] is not None and
                           keyed[j][1][0] in query_keys and keyed[j][1][1]):
             if keyed[j][1] is not None:  # an instruction between the demonstrations and the query is skipped
                 demos.add(keyed[j][0])
@@ -349,6 +352,7 @@ class RulesDissector(Dissector):
         mode: Component | None = None  # E inside an example block, D inside a task-input block
         carry: set[Component] | None = None  # what a line ending in ":" announces for the items below it
         carried_headings = False
+        stated, checked = False, 0
         announcer = -1  # the sentence that announced the block: a blank line may follow it, not the block's items
         for li, line in enumerate(lines):
             first = line[0]
@@ -391,7 +395,10 @@ class RulesDissector(Dissector):
                 mode = D
             elif mode is D and (first.cues - {D}) and not PLACEHOLDER.search(first.text):
                 mode = None
-            self._label_line(line, section, mode, labels)
+            while checked < first.index:  # whether a task was stated before this line (one pass over the prompt)
+                stated = stated or D in labels.get(checked, ())
+                checked += 1
+            self._label_line(line, section, mode, labels, stated)
             carry, announcer = _announced(line[-1], labels), line[-1].index
         _label_trailing_data(lines, labels)
         _ensure_task(lines, labels)
@@ -411,7 +418,7 @@ class RulesDissector(Dissector):
 
     @staticmethod
     def _label_line(line: list[_Sent], section: Component | None, mode: Component | None,
-                    labels: dict[int, set[Component]]) -> None:
+                    labels: dict[int, set[Component]], task_stated: bool) -> None:
         own = [set(m.cues) for m in line]
         if section is A:  # a statement under a background heading ("Name changes cost €45") is no instruction
             for o, m in zip(own, line):
@@ -424,7 +431,7 @@ class RulesDissector(Dissector):
                 o.clear()
                 o.update({D} | form)
         block = D if mode is D and not any(o & {R, E, O} for o in own) else _line_component(line, own, section)
-        if block is None and any(D in labels_ for labels_ in labels.values()):
+        if block is None and task_stated:
             own = [_later_instruction(o, m) for o, m in zip(own, line)]
         previous: set[Component] = set()
         after_input = False
@@ -489,14 +496,15 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
 def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
     """Data lines that close the prompt after an instruction pointing at them ("… from the data below") are the
     task's input."""
-    trailing: list[_Sent] = []
-    for line in reversed(lines):
-        if any(INTRO.match(m.text) for m in line):
+    start = len(lines)
+    for li in range(len(lines) - 1, -1, -1):
+        if any(INTRO.match(m.text) for m in lines[li]):
             return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
-        if any(m.cues - {A} or labels[m.index] != {A} for m in line):
+        if any(m.cues - {A} or labels[m.index] != {A} for m in lines[li]):
             break
-        trailing[:0] = line
-    earlier = [m for line in lines for m in line if m not in trailing]
+        start = li
+    trailing = [m for line in lines[start:] for m in line]
+    earlier = [m for line in lines[:start] for m in line]
     if trailing and any(D in labels[m.index] and re.search(r"\b(?:below|following)\b", m.text, re.I)
                         for m in earlier):
         for m in trailing:
