@@ -263,7 +263,7 @@ def _estimate(planned) -> None:
     hint = ui_run.time_hint(est)
     st.caption(f"Estimate: {sizes['instances']} instance(s) · {sizes['variants']} variant(s) + {sizes['clean']} clean "
                f"prompt(s) × {sizes['models']} model(s) · {sizes['skipped_cells']} cell(s) skipped"
-               + (f" · local models on CPU: {hint}" if hint else "")
+               + (f" · local model time: {hint}" if hint else "")
                + (f" · carries on stored run #{planned.run_id} (only what it lacks)" if planned.run_id else ""))
 
 

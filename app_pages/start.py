@@ -221,8 +221,8 @@ with left:
             st.error(components.error_message(exc))
             ready = False
         else:
-            time_text = (f" · {ui_run.duration(count.seconds)} on this CPU for the embedded model"
-                         if count.seconds is not None else "")
+            hint = quick.time_estimate(count, settings)
+            time_text = f" · local model time: {hint}" if hint else ""
             each = (f"to {models[0].spec}" if len(models) == 1 else
                     f"{count.requests_per_model} to each of {', '.join(m.spec for m in models)}")
             st.markdown(f"**Will send {count.requests:,} request(s)** {each}: {count.cells} cells × "

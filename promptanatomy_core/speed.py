@@ -11,10 +11,10 @@ How the latencies are read. The local backend answers a batch of requests in one
 (``models/runner.py``, ``_run_batches``) gives every answer of a batch the same latency: the batch's wall time
 divided by the requests sent in it. One answer's latency therefore says nothing about its own tokens (a 5-token and a
 64-token answer of one batch share it); a fit per answer would read that as "length costs nothing" and pull the
-speeds up. So the answers are grouped back into batches — same run, same model, same latency (an exact float, shared
-by a batch's answers; two batches that happen to share it merge, which a fit on sums does not mind) — and the fit is on
-each batch's sums: ``Σ latency`` (the batch's wall time, less the shares of its failed requests) ≈ ``Σ input / in_speed
-+ Σ output / out_speed``. The speeds are thus throughput while batching, the per-request share the estimates need.
+speeds up. So the answers are grouped back into batches — same run, same model, same latency (an exact float,
+shared by a batch's answers; two batches that happen to share it merge, which a fit on sums does not mind) — and the
+fit is on each batch's sums: ``Σ latency`` (the batch's wall time, less the shares of its failed requests) ≈
+``Σ input / in_speed + Σ output / out_speed``. The speeds are thus throughput while batching, the per-request share the estimates need.
 Answers that a backend timed one by one are batches of one and fit the same. Only answers that were sent count (a
 cache hit took no model time); the first batch of a process also carries the model's loading (about a second).
 

@@ -7,6 +7,7 @@ import json
 import os
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -308,7 +309,7 @@ def test_tiny_run_on_the_embedded_model(store_path):
     at.multiselect(key="run.strategies").set_value(["WOD"]).run()
     click(at, "run.estimate", timeout=600)
     assert metrics(at)["Requests"] == "2"
-    assert any("local models on CPU" in c.value for c in at.caption)
+    assert any("local model time: about" in c.value for c in at.caption)
     click(at, "run.start", timeout=600)
     assert not at.error, [e.value for e in at.error]
     with RunStore(store_path) as store:
@@ -322,3 +323,32 @@ def test_no_model_selected_is_a_warning_and_nothing_can_start(store_path):
     assert not [b for b in at.button if b.key in ("run.estimate", "run.start")]
     with RunStore(store_path) as store:
         assert store.list_runs() == []
+
+
+def test_the_time_hint_uses_this_machines_measured_speeds(store_path):
+    """time_hint: the local models' requests to send at the speeds fitted to the run store's answers (says so), the
+    default speeds while there are too few answers (says so too); remote models and cache hits take no local time."""
+    from promptanatomy_core.models.pricing import Estimate
+    from promptanatomy_core.speed import DEFAULT
+    from stored_runs import timed_batches
+    from test_speed import IN_S, OUT_S, VARIED
+    from ui import run as ui_run
+
+    def est(local_to_send: int):
+        return SimpleNamespace(models=[
+            Estimate("local", 40, 40, 40 - local_to_send, local_to_send, 330 * local_to_send, 64 * local_to_send,
+                     None),
+            Estimate("openai:gpt-4o-mini", 40, 40, 0, 40, 330 * 40, 64 * 40, 0.01)])
+
+    rough = ui_run.time_hint(est(40))
+    seconds = DEFAULT.seconds(330 * 40, 64 * 40)
+    assert rough == f"{ui_run.duration(seconds)}, rough default speed"
+    assert ui_run.time_hint(est(0)) is None  # all cached: nothing local to send
+    with RunStore(store_path) as store:
+        timed_batches(store, VARIED, IN_S, OUT_S)
+    ui_run._measured_speeds.clear()  # the page keeps measured speeds a few seconds
+    seconds = 40 * (330 / IN_S + 64 / OUT_S)
+    assert ui_run.time_hint(est(40)) == f"{ui_run.duration(seconds)}, from this machine's last runs"
+    assert ui_run.time_hint(est(40)) != rough
+    mixed = SimpleNamespace(models=est(40).models + [Estimate("local:other", 1, 1, 0, 1, 330, 64, None)])
+    assert ui_run.time_hint(mixed).endswith(", partly from this machine's last runs")

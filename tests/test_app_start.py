@@ -64,7 +64,7 @@ def test_an_example_fills_the_prompt_and_shows_the_count_first(store_path):
     assert at.text_area(key="start.prompt").value.startswith(at.session_state["pa.prompt"][:40])
     line = estimate(at)
     assert "Will send" in line and f"to {MODEL}" in line and "after scoring" in line
-    assert "on this CPU" not in line  # no local model: no CPU time
+    assert "local model time" not in line  # no local model: no local time
     with RunStore(store_path) as store:
         assert store.list_runs() == []  # nothing ran
 
@@ -100,6 +100,50 @@ def test_analyse_runs_every_stage_and_the_count_matches_the_run(store_path):
     at.switch_page("app_pages/results.py").run()
     ok(at)
     assert any(f"Run #{info.id} was made in this session from an earlier version" in w.value for w in at.warning)
+
+
+def test_the_count_says_where_its_local_time_comes_from(store_path, monkeypatch):
+    """The local model's time before Analyse: at the default speeds while the run store has too few of its answers,
+    then at the speeds fitted to them, and fully measured once the perplexity scorer has measured its own."""
+    import ui.engine
+    from stored_runs import timed_batches
+    from test_speed import IN_S, OUT_S, VARIED
+    from ui import run as ui_run
+
+    at = start(models=("local",))
+    at.text_area(key="start.prompt").input(PROMPT).run()
+    line = estimate(at)
+    assert "candidates · local model time: about " in line and line.endswith(", rough default speed.")
+    with RunStore(store_path) as store:
+        timed_batches(store, VARIED, IN_S, OUT_S)
+    ui_run._measured_speeds.clear()  # the page keeps measured speeds a few seconds
+    at.run()
+    assert estimate(at).endswith(", partly from this machine's last runs.")  # the stand-in scorer measured nothing
+    measured = LengthScorer()
+    measured.tokens_per_second = 1500.0
+    monkeypatch.setattr(ui.engine, "get_scorer", lambda model="local": measured)
+    at.run()
+    assert estimate(at).endswith(", from this machine's last runs.")
+    with RunStore(store_path) as store:
+        assert [r.name for r in store.list_runs()] == ["timed"]  # nothing ran
+
+
+def test_the_time_estimate_adds_scoring_and_answering_at_the_given_speeds():
+    from promptanatomy_core.speed import DEFAULT, Speeds
+    from ui import quick, run as ui_run
+
+    settings = quick.QuickSettings(max_tokens=64)
+    count = quick.DryCount(cells=10, skipped=0, candidates=50, requests_per_model=21, models=3, scored_tokens=4000.0,
+                           prompt_tokens=80.0, local=("local", "local:other"))
+    fast = Speeds(800.0, 60.0, "two speeds", 20, 4)
+    seconds = 4000.0 / 2000.0 + 21 * (fast.seconds(80, 64) + DEFAULT.seconds(80, 64))
+    assert quick.time_estimate(count, settings, {"local": fast, "local:other": DEFAULT}, 2000.0) == \
+        f"{ui_run.duration(seconds)}, partly from this machine's last runs"
+    seconds = 4000.0 / quick.PPL_TOKENS_S + 21 * 2 * fast.seconds(80, 64)
+    assert quick.time_estimate(count, settings, {"local": fast, "local:other": fast}) == \
+        f"{ui_run.duration(seconds)}, partly from this machine's last runs"  # no scorer has measured itself yet
+    no_local = quick.DryCount(10, 0, 50, 21, 1, 4000.0, 80.0, ())
+    assert quick.time_estimate(no_local, settings) is None
 
 
 def sidebar_flow(at: AppTest) -> str:

@@ -48,7 +48,7 @@ def _analyse(page, prompt: str) -> int:
     count = page.locator("[data-testid=stMarkdownContainer]", has_text=f"× {SAMPLES} variant(s)").first
     count.wait_for(timeout=30_000)  # the count shows the new budget: the page has taken it
     browser.wait_idle(page)
-    announced = re.search(r"Will send (\d+) request\(s\) to local: .* on this CPU", count.inner_text())
+    announced = re.search(r"Will send (\d+) request\(s\) to local: .* local model time: about \d+", count.inner_text())
     assert announced, count.inner_text()
     page.get_by_role("button", name="Analyse").click()
     page.get_by_text("Done: run #", exact=False).first.wait_for(timeout=RUN_TIMEOUT_MS)

@@ -19,13 +19,15 @@ import streamlit as st
 from promptanatomy_core.experiment import DEFAULT_COMPONENTS, ExperimentSpec
 from promptanatomy_core.perturb import COMPERTURB, DEFAULT_RATIO
 from promptanatomy_core.scoring.filter import DEFAULT_KEEP_TOP
+from promptanatomy_core.speed import DEFAULT, Speeds, is_local
 from promptanatomy_core.types import CONTROL, Dissection
 
 from . import run as ui_run
 
 #: Session key: the last one-button run of this session, {"run_id": int, "dissection_key": str}.
 LAST = "pa.quick.last"
-#: Rough CPU speed of the embedded model scoring perplexity (tokens a second), for the estimate.
+#: Rough CPU speed of the embedded model scoring perplexity (tokens a second), for the estimate until the scorer has
+#: measured its own in this process (``PerplexityScorer.tokens_per_second``).
 PPL_TOKENS_S = 3000.0
 #: Seconds between two refreshes of the partial results while a run is going.
 REFRESH_S = 3.0
@@ -70,14 +72,17 @@ def quick_spec(dissection: Dissection, dissector: str, dissection_key: str, mode
 @dataclass(frozen=True)
 class DryCount:
     """What the one-button run will do, counted without a model: cells filled, candidates scored, requests per model
-    (the clean prompt included) and a rough time for local models on CPU (None when no local model runs)."""
+    (the clean prompt included); for its time: the tokens the perplexity filter reads (candidates and the clean
+    prompt), the prompt's tokens, and the local SPECs among the models."""
 
     cells: int
     skipped: int
     candidates: int
     requests_per_model: int
     models: int
-    seconds: float | None
+    scored_tokens: float = 0.0
+    prompt_tokens: float = 0.0
+    local: tuple[str, ...] = ()
 
     @property
     def requests(self) -> int:
@@ -92,7 +97,7 @@ def _tokens(text: str) -> float:
 def dry_count(_dissection: Dissection, dissection_key: str, settings: QuickSettings, model_specs: tuple[str, ...]
               ) -> DryCount:
     """Perturb as the run will (offline SER: no model) and count; cached per dissection (``dissection_key``),
-    settings and models. Local models' time: scoring the candidates plus every answer at full length."""
+    settings and models (the time is :func:`time_estimate`'s, from speeds that change as runs land)."""
     from promptanatomy_core.perturb import perturb_grid
     from promptanatomy_core.scoring.filter import keep_count
 
@@ -105,15 +110,34 @@ def dry_count(_dissection: Dissection, dissection_key: str, settings: QuickSetti
             sizes[(v.component, v.strategy)] = sizes.get((v.component, v.strategy), 0) + 1
             texts.add(v.text)
     sent = sum(keep_count(n, settings.keep_top) for n in sizes.values())
-    per_model = sent + 1
-    local = sum(1 for m in model_specs if m.split(":", 1)[0] == "local")
-    seconds = None
-    if local:
-        prompt_tokens = _tokens(_dissection.prompt)
-        scoring = (sum(_tokens(t) for t in texts) + prompt_tokens) / PPL_TOKENS_S
-        answering = per_model * ui_run.local_seconds(settings.max_tokens, prompt_tokens)
-        seconds = scoring + local * answering
-    return DryCount(len(sizes), len(grid.skipped), len(texts), per_model, len(model_specs), seconds)
+    prompt_tokens = _tokens(_dissection.prompt)
+    return DryCount(len(sizes), len(grid.skipped), len(texts), sent + 1, len(model_specs),
+                    sum(_tokens(t) for t in texts) + prompt_tokens, prompt_tokens,
+                    tuple(m for m in model_specs if is_local(m)))
+
+
+def ppl_tokens_s() -> float | None:
+    """The perplexity scorer's throughput measured in this process (None before it has scored enough)."""
+    from . import engine
+
+    rate = getattr(engine.get_scorer(), "tokens_per_second", None)
+    return float(rate) if isinstance(rate, (int, float)) and rate > 0 else None
+
+
+def time_estimate(count: DryCount, settings: QuickSettings, speeds: dict[str, Speeds] | None = None,
+                  ppl_rate: float | None = None) -> str | None:
+    """The local models' time for the run: scoring the candidates plus every answer at full length, and where the
+    speeds come from (``about 31 s, rough default speed``); None when no local model runs. ``speeds`` (SPEC →
+    Speeds) and ``ppl_rate`` (tokens a second) default to this machine's measured ones (:func:`ui.run.local_speeds`,
+    :func:`ppl_tokens_s`), the defaults where there are none."""
+    if not count.local:
+        return None
+    speeds = ui_run.local_speeds(count.local) if speeds is None else speeds
+    ppl_rate = ppl_tokens_s() if ppl_rate is None else ppl_rate
+    seconds = count.scored_tokens / (ppl_rate or PPL_TOKENS_S)
+    answers = [speeds.get(m, DEFAULT) for m in count.local]
+    seconds += count.requests_per_model * sum(s.seconds(count.prompt_tokens, settings.max_tokens) for s in answers)
+    return ui_run.timed(seconds, [ppl_rate is not None, *(s.measured for s in answers)])
 
 
 @dataclass

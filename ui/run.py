@@ -17,6 +17,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from promptanatomy_core.experiment import ExperimentSpec, Instance
+from promptanatomy_core.speed import DEFAULT, Speeds, is_local
 from promptanatomy_core.types import Dissection
 
 #: Session keys (never widget keys).
@@ -25,10 +26,13 @@ LAST = "pa.run.last"
 #: The Results page's run selectbox (its widget key): set to show a finished run there.
 RESULTS_RUN = "results.run"
 RESULTS_PAGE = "app_pages/results.py"
-#: Rough CPU speed of the embedded model, for the time hints (tokens a second; measured on a busy 2-core machine: about
-#: 2 s for a 64-token answer to a 330-token prompt).
-LOCAL_OUT_TOKENS_S = 30.0
-LOCAL_IN_TOKENS_S = 400.0
+#: How a time estimate says where its speeds come from: the local models' recent answers in the run store
+#: (:mod:`promptanatomy_core.speed`), the default speeds, or some of each.
+MEASURED = "from this machine's last runs"
+ROUGH = "rough default speed"
+PARTLY = "partly from this machine's last runs"
+#: Seconds the measured speeds are kept before the run store is read again.
+SPEEDS_TTL_S = 10
 
 
 class FixedDissector:
@@ -134,9 +138,28 @@ def plan_progress_text(stage: str, done: int, total: int) -> str:
     return f"Perturbing: {done} of {total} prompt(s)"
 
 
-def local_seconds(output_tokens: float, input_tokens: float) -> float:
-    """Rough CPU seconds for the embedded model to read ``input_tokens`` and write ``output_tokens``."""
-    return output_tokens / LOCAL_OUT_TOKENS_S + input_tokens / LOCAL_IN_TOKENS_S
+@st.cache_data(ttl=SPEEDS_TTL_S, show_spinner=False, max_entries=16)
+def _measured_speeds(path: str, specs: tuple[str, ...]) -> dict[str, Speeds | None]:
+    from promptanatomy_core.speed import local_speeds as fit
+    from promptanatomy_core.store import RunStore
+
+    with RunStore(path) as store:
+        return {spec: fit(store, spec) for spec in specs}
+
+
+def local_speeds(specs: Any) -> dict[str, Speeds]:
+    """Each local SPEC among ``specs`` → its speeds measured from this machine's recent answers in the run store
+    (:func:`promptanatomy_core.speed.local_speeds`), else the defaults (too few answers, an unreadable store)."""
+    from promptanatomy_core.store import default_path
+
+    local = tuple(dict.fromkeys(str(s) for s in specs if is_local(s)))
+    if not local:
+        return {}
+    try:
+        measured = _measured_speeds(str(default_path()), local)
+    except Exception:  # noqa: BLE001 - an estimate never fails for want of a store
+        measured = {}
+    return {spec: measured.get(spec) or DEFAULT for spec in local}
 
 
 def duration(seconds: float) -> str:
@@ -144,14 +167,26 @@ def duration(seconds: float) -> str:
     return f"about {seconds / 60:.0f} min" if seconds >= 90 else f"about {max(seconds, 1):.0f} s"
 
 
-def time_hint(est: Any) -> str | None:
-    """A rough time for the local models' requests on CPU, or None when no local model is in the run."""
-    seconds = 0.0
-    for e in est.models:
-        if str(e.model).startswith("local") and e.to_send:
-            share = e.to_send / max(e.requests, 1)
-            seconds += local_seconds(e.output_tokens_max * share, e.input_tokens * share)
-    return duration(seconds) if seconds > 0 else None
+def timed(seconds: float, measured: list[bool]) -> str:
+    """``about 3 min, from this machine's last runs`` (every speed used was measured), ``…, rough default speed``
+    (none was) or ``…, partly from this machine's last runs``."""
+    source = MEASURED if measured and all(measured) else PARTLY if any(measured) else ROUGH
+    return f"{duration(seconds)}, {source}"
+
+
+def time_hint(est: Any, speeds: dict[str, Speeds] | None = None) -> str | None:
+    """The time the local models' requests still to send will take (every answer at full length), and where the
+    speeds come from; None when no local model has requests to send. ``speeds``: SPEC → Speeds (default: measured,
+    :func:`local_speeds`). An estimate's tokens are those of the requests it sends already (cache hits left out)."""
+    todo = [e for e in est.models if is_local(e.model) and e.to_send]
+    if speeds is None:
+        speeds = local_speeds(e.model for e in todo)
+    seconds, measured = 0.0, []
+    for e in todo:
+        s = speeds.get(str(e.model), DEFAULT)
+        seconds += s.seconds(e.input_tokens, e.output_tokens_max)
+        measured.append(s.measured)
+    return timed(seconds, measured) if seconds > 0 else None
 
 
 def build_runners(models: list) -> dict[str, Any]:
