@@ -210,6 +210,19 @@ def test_demonstrations_with_an_instruction_between_them_and_the_query() -> None
     assert [c for _, c in got] == ["D", "E", "E", "E", "E", "O", "D", "D"]
 
 
+def test_arrow_demonstrations_data_rows_criteria_and_chatty_requests() -> None:
+    got = [c for _, c in codes("Classify each review.\n\nLove it! -> positive\nBroken. Uninstalling. -> negative\n"
+                               "Fine -> mixed\n\n{review} ->")]
+    assert got == ["D", "E", "E", "E", "E", "E", "E", "D"]
+    got = dict(codes("Clean up this CSV export.\n\nname,email,phone,country\n maria ,M@x.com,+34 6,spain\n"
+                     "Judge the rows on these criteria:\n1. Completeness: every field is filled.\n"
+                     "ok so i need some help with my budget lol\nTu es l'assistant d'une PME."))
+    assert got["name,email,phone,country"] == got["maria ,M@x.com,+34 6,spain"] == "D"
+    assert got["Judge the rows on these criteria:"] == got["1. Completeness: every field is filled."] == "A"
+    assert got["ok so i need some help with my budget lol"] == "D"
+    assert got["Tu es l'assistant d'une PME."] == "R"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

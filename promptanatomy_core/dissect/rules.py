@@ -57,15 +57,20 @@ ROLE = _rx(
     r"(?:an?)\s+[\w\- ,]{3,80}?\s+(?:like|such as)\s+(?:you|yourself)\b|i want you to act as\b|"
     r"you\s+(?:have|possess)\s+(?:extensive|deep|a deep|a profound|profound|years|decades|a wealth|broad|"
     r"a thorough|thorough|strong|expert|a strong)\b|you are (?:an?\s+)?(?:expert|specialist|adept|skilled|"
-    r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b)"
+    r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b|"
+    r"(?:tu es|vous êtes|du bist|sie sind|eres|usted es|você é|sei)\s+(?:(?:un|une|l'|le|la|ein|eine|der|die|el|"
+    r"uno|una|um|uma)\s*|[A-ZÀ-Ý][\w'-]+,))"
 )
 #: Praise or expertise about "you": Role inside a role paragraph, background elsewhere.
 ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge|skills?|ability|abilities|"
                 r"understanding|proficiency|specialty|speciality|mastery|strength|familiarity|competence|"
                 r"command|insight|capacity)\b|you\s+(?:excel|specialize|specialise|are known)\b)")
 
+#: A request in the first person: "I'd love help planning the route", "can you help me".
+REQUEST = r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|\b(?:can|could) you (?:please\s+)?help\b"
 DIRECTIVE = _rx(
-    _LEAD + r"(?:(?:(?:based on|from|using|with|for|in|after|once|looking at)\b[^,.]{0,80},\s*)?"
+    _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh),?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|once|"
+    r"looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
     r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve)\b"
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose)\s+"
@@ -77,7 +82,7 @@ DIRECTIVE = _rx(
     r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
     r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|"
-    r"my first (?:command|request|question|sentence)\b)|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
+    r"my first (?:command|request|question|sentence)\b)|" + REQUEST + r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
@@ -214,7 +219,8 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are"), R),
-    (_rx(r"\b(?:task|instruction|objective|goal|what to do|steps?\b|your job|mission)"), D),
+    (_rx(r"\b(?:task|instruction|objective|goal|what to do|steps?\b|your job|mission|what you (?:can|should|will) do|"
+         r"what (?:i|we) (?:need|want)|responsibilities)"), D),
 )
 _KEY = re.compile(r"^[\s*>\-]*([A-Z][\w ]{0,30}?)\s*:\s*(.*)$", re.S)
 
@@ -234,8 +240,10 @@ class _Sent:
 
 #: A line of SQL (or another language that shouts its keywords): no instruction, whatever its first word.
 CODE_LINE = re.compile(r"^\s*(?:CREATE|SELECT|INSERT|UPDATE|DELETE|ALTER|DROP|WITH)\s+[A-Z(*]")
+#: A row of pasted data: comma-separated values or a markdown table row.
+DATA_ROW = re.compile(r"^\s*\|.*\|\s*$|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
-INTRO = _rx(_LEAD + r"(?:here (?:is|are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|provided|"
+INTRO = _rx(_LEAD + r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|provided|"
             r"shown)|you(?:'ll| will) (?:see|receive|get)\b)")
 
 
@@ -244,6 +252,8 @@ def cues_of(text: str) -> set[Component]:
     head = text[:400]
     if CODE_LINE.match(head):
         return set()
+    if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b", head, re.I):
+        return {A}  # "Judge on these criteria:": what the model consults
     if INTRO.match(head) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) else {D}
     found: set[Component] = set()
@@ -271,8 +281,8 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     if O in cues:
         return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
     if D in cues and A in cues:
-        if re.search(r"^\W*my first (?:command|request|question)\b|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS + r")\b",
-                     text, re.I):
+        if re.search(r"^\W*my first (?:command|request|question)\b|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS + r")\b|"
+                     + REQUEST, text, re.I):
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
             return {D, A}  # the task, with a constraint on it
@@ -303,6 +313,20 @@ def _heading_component(text: str) -> Component | None:
 def _key(text: str) -> tuple[str, str] | None:
     m = _KEY.match(text)
     return (m.group(1).strip().lower(), m.group(2).strip()) if m else None
+
+
+_ARROW = re.compile(r"(?:^|\s)(?:->|→|=>)\s*(\S?)")
+
+
+def _arrow_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
+    """(demonstration lines, query lines) of an arrow few-shot block: "text -> label" lines before a final open
+    "{input} ->"."""
+    arrows = [_ARROW.search(line[-1].text) for line in lines]
+    last = len(lines) - 1
+    if last < 2 or arrows[last] is None or arrows[last].group(1):
+        return set(), set()
+    demos = {i for i in range(last) if arrows[i] is not None and arrows[i].group(1)}
+    return (demos, {last}) if len(demos) >= 2 else (set(), set())
 
 
 def _few_shot_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
@@ -345,7 +369,9 @@ class RulesDissector(Dissector):
         lines = _lines(prompt, sentences)
         blank_before = {line[0].index: i > 0 and prompt.count("\n", lines[i - 1][-1].end, line[0].start) > 1
                         for i, line in enumerate(lines)}
-        demos, queries = _few_shot_lines(lines)
+        demos, queries = _arrow_lines(lines)
+        if not demos:
+            demos, queries = _few_shot_lines(lines)
         labels: dict[int, set[Component]] = {}
         section: Component | None = None
         section_is_markdown = False
@@ -419,7 +445,7 @@ class RulesDissector(Dissector):
     @staticmethod
     def _label_line(line: list[_Sent], section: Component | None, mode: Component | None,
                     labels: dict[int, set[Component]], task_stated: bool) -> None:
-        own = [set(m.cues) for m in line]
+        own = [set(m.cues) or ({D} if DATA_ROW.match(m.text) else set()) for m in line]
         if section is A:  # a statement under a background heading ("Name changes cost €45") is no instruction
             for o, m in zip(own, line):
                 if D in o and not is_imperative(m.text) and not m.input_label and not m.final:
