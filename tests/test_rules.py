@@ -223,6 +223,18 @@ def test_arrow_demonstrations_data_rows_criteria_and_chatty_requests() -> None:
     assert got["Tu es l'assistant d'une PME."] == "R"
 
 
+def test_markdown_input_labels_named_few_shot_keys_and_examples_of_past_work() -> None:
+    got = [c for _, c in codes("Write alt text for the photo.\n\nCaption: Fire at a warehouse.\nAlt text: Two firefighters."
+                               "\n\nCaption: Coach celebrates.\nAlt text: A woman leaps.\n\nCaption: {caption}\n"
+                               "Photographer's notes: {notes}\nAlt text:")]
+    assert got == ["D", "E", "E", "E", "E", "D", "D", "D"]
+    got = dict(codes("Summarise the status report.\n### Input:\nStatus: amber.\n### Response:"))
+    assert got["### Input:"] == got["Status: amber."] == got["### Response:"] == "D"
+    got = dict(codes("Write three subject lines for the newsletter below.\nPast subject lines that did well:\n"
+                     "- Your autumn reading, sorted\n\nNewsletter: {newsletter}"))
+    assert got["Past subject lines that did well:"] == got["- Your autumn reading, sorted"] == "E"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

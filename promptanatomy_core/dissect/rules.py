@@ -145,7 +145,7 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:the\s+)?(?:c
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
 #: Inside a long line: the task's input or the announcement of the task.
 TASK_IN_LINE = _rx(r"now complete the question\s*:|```|below is an instruction that describes a task")
-OPEN_SLOT = re.compile(r"^\s*[A-Z][\w ]{0,30}:\s*$")
+OPEN_SLOT = re.compile(r"^\s*(?:#{1,6}\s*)?[A-Z][\w ]{0,30}:\s*$")
 QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 
 OUTPUT = _rx(
@@ -200,7 +200,7 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r"(?:our|my|their|his|her)\s+\w+|we\s+|i'm\s|i am\s|there (?:is|are)\b|it should\b)|"
            r",\s*ensuring\s+that\b")
 
-EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
+EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?(?:did|worked|performed) well\b|here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
                     r"samples?|demonstrations?)|(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*"
                     r"(?:[:\-–—(]|$)|example\s+\w+\s*:|for example\s*[:,]|sample\s+(?:input|output|answer|"
                     r"response|reply)s?\s*:|examples?\s+(?:of|for)\b.*:\s*$|"
@@ -220,9 +220,9 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are"), R),
     (_rx(r"\b(?:task|instruction|objective|goal|what to do|steps?\b|your job|mission|what you (?:can|should|will) do|"
-         r"what (?:i|we) (?:need|want)|responsibilities)"), D),
+         r"what (?:i|we) (?:need|want)|responsibilities|requirements|specification)"), D),
 )
-_KEY = re.compile(r"^[\s*>\-]*([A-Z][\w ]{0,30}?)\s*:\s*(.*)$", re.S)
+_KEY = re.compile(r"^[\s*>\-]*([A-Z][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)
 
 
 @dataclass
@@ -502,7 +502,7 @@ def _continue_quotations(lines: list[list[_Sent]], labels: dict[int, set[Compone
     for line in lines:
         open_quote = False
         for prev, m in zip(line, line[1:]):
-            open_quote ^= (prev.text.count('"') + prev.text.count("“") + prev.text.count("”")) % 2 == 1
+            open_quote ^= sum(prev.text.count(q) for q in '"“”«»„') % 2 == 1
             if open_quote:
                 labels[m.index] = set(labels[prev.index])
 
@@ -582,7 +582,10 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         last = i == len(sentences) - 1
         key = _key(s.text)
         key_slot = bool(key and PLACEHOLDER.fullmatch(key[1].strip("\"'“”")))  # "Player says: "{line}""
-        is_input = bool(INPUT_LABEL.match(s.text) or PLACEHOLDER.fullmatch(s.text.strip()) or s.text.startswith("```")
+        bare = s.text.lstrip("# ")  # "### Input:" on its own line labels the input below it
+        is_input = bool(INPUT_LABEL.match(s.text) or (bare != s.text and bare.rstrip().endswith(":") and
+                                                      INPUT_LABEL.match(bare)) or
+                        PLACEHOLDER.fullmatch(s.text.strip()) or s.text.startswith("```")
                         or (last and OPEN_SLOT.match(s.text)) or key_slot)
         nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
