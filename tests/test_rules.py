@@ -235,6 +235,14 @@ def test_markdown_input_labels_named_few_shot_keys_and_examples_of_past_work() -
     assert got["Past subject lines that did well:"] == got["- Your autumn reading, sorted"] == "E"
 
 
+def test_a_chatty_paragraph_is_not_one_directive_block() -> None:
+    got = dict(codes("I'm preparing a talk for a library evening, and the topic is phone scams. Most of the audience will "
+                     "be over 70. I'd like it to cover the three most common scam types. Keep the language really plain."))
+    assert got["Most of the audience will be over 70."] == "A"
+    assert got["I'd like it to cover the three most common scam types."] == "D"
+    assert got["Keep the language really plain."] == "O"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -67,7 +67,7 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
                 r"command|insight|capacity)\b|you\s+(?:excel|specialize|specialise|are known)\b)")
 
 #: A request in the first person: "I'd love help planning the route", "can you help me".
-REQUEST = r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|\b(?:can|could) you (?:please\s+)?help\b"
+REQUEST = r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) you (?:please\s+)?help\b"
 DIRECTIVE = _rx(
     _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh),?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|once|"
     r"looking at)\b[^,.]{0,80},\s*)?"
@@ -157,7 +157,7 @@ OUTPUT = _rx(
     r"(?:be|contain|include|consist|start|end|follow|use|not exceed|stay|have)|"
     r"(?:should|must)\s+be\s+(?:formatted|presented|written|returned|structured|provided)\s+(?:in|as|according)|"
     r"formatted\b|formatting\b|\bformat\b|json\b|yaml\b|xml\b|csv\b|markdown\b|bullet(?:ed|s)?\b\s*(?:points?|list)?|"
-    r"numbered (?:list|steps)|in a table\b|code block|"
+    r"numbered (?:list|steps|sections)|\blanguage (?:\w+ )?(?:plain|simple)\b|in a table\b|code block|"
     r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between|within|in)\s+\d+"
     r"\s*(?:[-–]\s*\d+\s*|and\s+\d+\s+)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
     r"\b(?:one|two|three|four|five|single|short)\s+(?:word|sentence|line|paragraph)s?\b(?! of)|"
@@ -559,10 +559,11 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
         return R if len(line) > 1 else None
     directives = sum(D in o for o in own)
     carries_input = any(m.input_label or TASK_IN_LINE.search(m.text) for m in line)
-    if directives and len(line) >= 3 and (carries_input or directives >= 2):
+    if directives and len(line) >= 3 and carries_input:
         return D
     opens_as_background = not own[0] & {R, D, E, O} or (INFO.match(line[0].text) and not own[0] & {R, D, E})
-    if len(line) >= 2 and opens_as_background and sum(bool(o & {R, D, E}) for o in own) <= 1:
+    asks = any(re.search(REQUEST + r"|\bi (?:need|want)\b", m.text, re.I) for m in line)  # a user's own request
+    if len(line) >= 2 and opens_as_background and sum(bool(o & {R, D, E}) for o in own) <= (0 if asks else 1):
         return A
     return None
 
