@@ -243,6 +243,13 @@ def test_a_chatty_paragraph_is_not_one_directive_block() -> None:
     assert got["Keep the language really plain."] == "O"
 
 
+def test_demonstrations_under_other_keys_than_the_query() -> None:
+    got = [c for _, c in codes("Write one quiz question for each fact.\n\nFact: The tower grows in summer.\n"
+                               "Q: Which landmark grows?\nA: The tower\n\nFact: Honey keeps.\nQ: What food keeps?\n"
+                               "A: Honey\n\nFacts:\n{facts}")]
+    assert got == ["D", "E", "E", "E", "E", "E", "E", "D", "D"]
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -16,7 +16,9 @@ constraints are Additional Information. Then context decides:
 """
 from __future__ import annotations
 
+import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from ..types import Component, Dissection, Sentence
@@ -329,8 +331,9 @@ def _arrow_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     return (demos, {last}) if len(demos) >= 2 else (set(), set())
 
 
-def _few_shot_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
-    """(demonstration lines, query lines): ``Key: value`` pairs before a final open query with the same keys."""
+def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> tuple[set[int], set[int]]:
+    """(demonstration lines, query lines): ``Key: value`` pairs before a final open query with the same keys; the
+    query's lines are contiguous (a blank line ends it)."""
     keyed = [(i, _key(line[0].text)) for i, line in enumerate(lines)]
     demos: set[int] = set()
 
@@ -346,7 +349,8 @@ def _few_shot_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
             continue
         query_keys = {kv[0]}
         start = end
-        while start > 0 and keyed[start - 1][1] is not None and keyed[start - 1][1][0] not in query_keys:
+        while start > 0 and not blank_before[lines[start][0].index] and keyed[start - 1][1] is not None and \
+                keyed[start - 1][1][0] not in query_keys:
             start -= 1
             query_keys.add(keyed[start][1][0])
         j = start - 1
@@ -355,6 +359,11 @@ def _few_shot_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
             if keyed[j][1] is not None:  # an instruction between the demonstrations and the query is skipped
                 demos.add(keyed[j][0])
             j -= 1
+        if len(demos) < 2:  # demonstrations under other keys ("Fact: / Q: / A:" pairs before "Facts: {facts}")
+            block = list(itertools.takewhile(lambda b: keyed[b][1] is not None and bool(keyed[b][1][1]),
+                                             range(start - 1, -1, -1)))
+            counts = Counter(keyed[b][1][0] for b in block)
+            demos = set(block) if len(block) >= 4 and min(counts.values()) >= 2 else demos
         if len(demos) >= 2:
             return demos, set(range(start, end + 1))
         break
@@ -371,7 +380,7 @@ class RulesDissector(Dissector):
                         for i, line in enumerate(lines)}
         demos, queries = _arrow_lines(lines)
         if not demos:
-            demos, queries = _few_shot_lines(lines)
+            demos, queries = _few_shot_lines(lines, blank_before)
         labels: dict[int, set[Component]] = {}
         section: Component | None = None
         section_is_markdown = False
