@@ -214,7 +214,7 @@ HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
 REFERENCE = _rx(r"\b(?:reference|context|background|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
-                r"about (?:the|us)|facts)\b")
+                r"about (?:the|us))\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
     (_rx(r"how to (?:answer|respond|reply|behave|handle)"), A),
@@ -406,7 +406,8 @@ class RulesDissector(Dissector):
             if all(m.reference for m in line):
                 labels.update((m.index, {A}) for m in line)
                 continue
-            heading = _heading_component(first.text) if len(line) == 1 and not first.input_label else None
+            heading = _heading_component(first.text) if len(line) == 1 and not first.input_label and li not in queries \
+                else None
             if heading is A and not first.text.lstrip().startswith("#") and _only_data_after(lines, li):
                 heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
             if heading is not None:
