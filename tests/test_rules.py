@@ -250,6 +250,18 @@ def test_demonstrations_under_other_keys_than_the_query() -> None:
     assert got == ["D", "E", "E", "E", "E", "E", "E", "D", "D"]
 
 
+@pytest.mark.parametrize("sentence", [
+    "Alt text must be one sentence of at most 125 characters.", "End each turn with \"What do you do?\"",
+    "A table with Day, City and Food tip would be perfect.", "Give me just the pattern and one line of code."])
+def test_form_phrasings(sentence: str) -> None:
+    assert dict(codes("Describe the photo below.\n" + sentence + "\nPhoto: {photo}"))[sentence] == "O"
+
+
+def test_a_length_inside_the_task_material_is_not_form() -> None:
+    text = "A password is strong if it has at least 6 characters and at most 20 characters."
+    assert dict(codes("Solve the problem.\nProblem: " + text))["Problem: " + text] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

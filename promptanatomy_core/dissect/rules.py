@@ -162,6 +162,7 @@ OUTPUT = _rx(
     r"numbered (?:list|steps|sections)|\blanguage (?:\w+ )?(?:plain|simple)\b|in a table\b|code block|"
     r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between|within|in)\s+\d+"
     r"\s*(?:[-–]\s*\d+\s*|and\s+\d+\s+)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
+    r"\b(?:of|be|in|to)\s+(?:at most|under|no more than|fewer than|up to)\s+\d+\s+(?:characters|chars)\b|"
     r"\b(?:one|two|three|four|five|single|short)\s+(?:word|sentence|line|paragraph)s?\b(?! of)|"
     r"(?:under|fewer than|less than|about|around|roughly|approximately|to about)\s+\d[\d,]*\s+(?:characters|words|"
     r"sentences|lines)|reading level|comma-separated|\bno code\b|"
@@ -175,7 +176,8 @@ OUTPUT = _rx(
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
-    r"second person|present tense|past tense|latex\b|^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct)\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
+    r"second person|present tense|past tense|latex\b|(?:start|begin|end|finish|close)\s+(?:your|the|every|each)\s+\w+\s+with\b|"
+    r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct)\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
     r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
     r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
     r"float|bool|boolean|date|datetime|list|array|object|iso)\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
@@ -220,7 +222,8 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"how to (?:answer|respond|reply|behave|handle)"), A),
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)"), O),
-    (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are"), R),
+    (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#\s.*\b(?:assistant|master|agent|bot|"
+         r"companion|coach|tutor)\s*$"), R),
     (_rx(r"\b(?:task|instruction|objective|goal|what to do|steps?\b|your job|mission|what you (?:can|should|will) do|"
          r"what (?:i|we) (?:need|want)|responsibilities|requirements|specification)"), D),
 )
