@@ -1,0 +1,292 @@
+"""What a sentence's own wording says about its component (its *cues*), without context: persona phrasing is Role,
+an instruction is Directive, a rule about the answer's form is Output Formatting, a demonstration is Examples, and
+background facts and constraints are Additional Information. :mod:`.rules` reads these cues in the context of the
+lines, headings and blocks around each sentence.
+"""
+from __future__ import annotations
+
+import re
+
+from ..types import Component
+
+R, D, A, O, E = (Component.ROLE, Component.DIRECTIVE, Component.ADDITIONAL_INFORMATION,
+                 Component.OUTPUT_FORMATTING, Component.EXAMPLES)
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+_LEAD = r"^[\s>*\-•#\d.)(]*"  # bullets, numbering and markdown before the words
+
+_TASK_VERBS = (
+    r"translate|write|generate|create|check|evaluate|determine|calculate|compute|find|identify|classify|"
+    r"categori[sz]e|label|summari[sz]e|answer|review|explain|rewrite|rephrase|paraphrase|update|implement|fix|"
+    r"debug|refactor|analy[sz]e|assess|decide|extract|list|convert|tell|describe|draft|compose|design|build|"
+    r"develop|solve|complete|predict|detect|rate|score|rank|compare|correct|edit|proofread|improve|optimi[sz]e|"
+    r"modify|change|revise|rework|adjust|tweak|incorporate|inspect|examine|verify|validate|judge|figure out|"
+    r"work out|come up with|suggest|recommend|propose|plan|outline|brainstorm|help|assist|guide|resolve|"
+    r"handle|process|parse|annotate|select|choose|count|estimate|sort|clean|normali[sz]e|produce|prepare|"
+    r"simulate|play|continue|finish|read|route|triage|screen|flag|moderate|teach|tutor|walk|convince|persuade|"
+    r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
+    r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
+    r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix"
+)
+ROLE = _rx(
+    _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+,)\s+(?!(?:list|set|copy|table|"
+    r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
+    r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
+    r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your|"
+    r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"
+    r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are)|imagine\s+(?:you are|you're|that you are)|"
+    r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
+    r"you\s+will\s+(?:act|serve|be acting|play)\s+as\b|you\s+(?:act|serve|work)\s+as\b|"
+    r"(?:an?)\s+[\w\- ,]{3,80}?\s+(?:like|such as)\s+(?:you|yourself)\b|i want you to act as\b|"
+    r"you\s+(?:have|possess)\s+(?:extensive|deep|a deep|a profound|profound|years|decades|a wealth|broad|"
+    r"a thorough|thorough|strong|expert|a strong)\b|you are (?:an?\s+)?(?:expert|specialist|adept|skilled|"
+    r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b|"
+    r"(?:tu es|vous êtes|du bist|sie sind|eres|usted es|você é|sei)\s+(?:(?:un|une|l'|le|la|ein|eine|der|die|el|"
+    r"uno|una|um|uma)\s*|[A-ZÀ-Ý][\w'-]+,))"
+)
+#: Praise or expertise about "you": Role inside a role paragraph, background elsewhere.
+ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge|skills?|ability|abilities|"
+                r"understanding|proficiency|specialty|speciality|mastery|strength|familiarity|competence|"
+                r"command|insight|capacity)\b|you\s+(?:excel|specialize|specialise|are known)\b)")
+
+#: A request in the first person: "I'd love help planning the route", "can you help me".
+REQUEST = r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) you (?:please\s+)?help\b"
+DIRECTIVE = _rx(
+    _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh),?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|once|"
+    r"looking at)\b[^,.]{0,80},\s*)?"
+    r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
+    r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve)\b"
+    r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose)\s+"
+    r"(?:is|will be)\b"
+    r"|you\s+(?:help|assist|answer|handle|support|guide|review|write|translate|moderate|triage)\b"
+    r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
+    r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
+    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+to\b|to\b|an?\s|some\s)|"
+    r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
+    r"below is an? (?:instruction|task|question)\b|"
+    r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|"
+    r"my first (?:command|request|question|sentence)\b)|" + REQUEST + r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
+)
+#: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
+_IMPERATIVE_VERBS = frozenset("""
+accept account act adapt chat converse mix address advise aggregate align allocate alert analyse analyze annotate announce answer apply
+approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break
+brief build bundle calculate call cancel capture categorise categorize check choose cite clarify classify clean clear
+close cluster collect combine comment compare compile complete compose compress compute condense confirm connect
+consider consolidate construct contact continue contrast convert convince copy correct count cover craft create critique
+crop cross cut debug decide declare decline decode decompose deduplicate define delete deliver derive describe design
+detect determine develop diagnose dig discuss dispatch display distinguish distribute document double-check draft draw
+drop edit elaborate eliminate email emphasise emphasize enable encode encourage end enforce engage enhance enrich
+ensure enter enumerate escalate estimate evaluate examine exclude execute expand explain explore export express extend
+extract fetch figure file fill filter finalise finalize find finish fix flag flatten focus follow forecast format
+forward frame gather generate give grade greet group guess guide handle help highlight identify ignore illustrate
+implement import improve include incorporate index infer inform insert inspect interpret introduce investigate invite
+itemise itemize join judge justify keep label leave link list locate log look make map mark mask match measure mention
+merge migrate minimise minimize mirror model moderate modify monitor name narrate negotiate normalise normalize note
+notify number observe obtain offer omit open optimise optimize order organise organize outline output paraphrase parse
+perform pick place plan play point polish populate port predict prefer prepare present preserve prevent prioritise
+prioritize process produce program proofread propose protect prove provide publish pull put quantify query question
+quote rank rate read reason recap recommend reconcile record redact redirect reduce refactor refer reference refine
+reformat reformulate refuse reject relate remind remove rename render reorder rephrase replace reply report represent
+request research reshape resolve respond restate restructure retrieve return reuse reveal review revise rewrite rewrite
+rhyme rotate round route run sanitise sanitize save scan schedule score screen search select send separate sequence set
+share shorten show sign simplify simulate sketch skip solve sort specify spell split standardise standardize start
+state stay stop store stress structure study submit suggest summarise summarize supply support swap synthesise
+synthesize tabulate tag tailor take talk teach tell test think tighten track train transcribe transform translate treat
+triage trim troubleshoot try turn tweak type underline understand unify update upgrade use validate verify visualise
+visualize walk warn weigh weight word work wrap write
+""".split())
+_IMPERATIVE_NEXT = re.compile(r"^(?:the|a|an|this|that|these|those|each|every|all|any|some|your|my|our|their|its|it|"
+                              r"them|me|us|him|her|one|two|three|four|five|six|seven|eight|nine|ten|\d+|up|out|down|"
+                              r"through|in|on|at|to|for|with|by|from|about|only|just|no|not|clearly|briefly|carefully|"
+                              r"concisely|step|whether|if|how|what|why|when|where|which|who|between|back|over|again|"
+                              r"it's|yourself|exactly|both|either|each)\b", re.I)
+
+
+def is_imperative(text: str) -> bool:
+    """True if ``text`` opens with a verb in the imperative ("Narrate the next scene", "Leave a key empty")."""
+    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every)\b[^,.]{0,80},\s*)?(?:(?:please|kindly|now|then|also|"
+                 r"first|finally|next|always|never|do not|don't),?\s+)?([A-Za-z][a-z\-]+)(?:[ ,:]+(.*))?$", text, re.S)
+    if not m or m.group(1).lower() not in _IMPERATIVE_VERBS:
+        return False
+    rest = (m.group(2) or "").strip()
+    return not rest or bool(_IMPERATIVE_NEXT.match(rest)) or rest[:1] in "\"'“‘`{[(" or m.group(1).lower() in {
+        "summarise", "summarize", "translate", "classify", "explain", "describe", "write", "list", "draft", "narrate",
+        "rewrite", "extract", "generate", "compute", "calculate", "refactor", "redact", "identify", "compare"}
+
+
+#: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
+INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:the\s+)?(?:customer|user|student|patient|"
+                  r"client)?\s*(?:review|text|question|problem|input|sentence|document|article|passage|abstract|"
+                  r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
+                  r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
+                  r"complaint|story|essay|password|string|list|nums|table|log|logs|conversation|chat|dialogue|"
+                  r"report|notes|description|statement|claim|source|target|word|term|topic|season|subject|"
+                  r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
+                  r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:\d+\s*)?(?:\([^)]{1,30}\)\s*)?)"
+                  r"\s*[:=]")
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
+#: Inside a long line: the task's input or the announcement of the task.
+TASK_IN_LINE = _rx(r"now complete the question\s*:|```|below is an instruction that describes a task")
+OPEN_SLOT = re.compile(r"^\s*(?:#{1,6}\s*)?[A-Z][\w ]{0,30}:\s*$")
+QUESTION = re.compile(r"\?[\"')\]]*\s*$")
+
+OUTPUT = _rx(
+    r"(?:^|\W)(?:output\b|outputs\b|respond\s+(?:only|with|in|using)\b|answer\s+(?:only|with|in)\b|"
+    r"(?:reply|answer|respond)\s+(?:only\s+)?with\b|return\s+(?:only|just|the result|a json|json|an?\s+(?:single\s+)?"
+    r"(?:list|array|object|number|string|integer|file|table))|returns?\s+'|"
+    r"(?:your|the|each)\s+(?:answer|response|output|reply|result|translation|summary|script|code|report|email|story|"
+    r"poem|letter|plan|recipe|description|message|explanation)s?\s+(?:should|must|shall|needs to|has to)\s+"
+    r"(?:be|contain|include|consist|start|end|follow|use|not exceed|stay|have)|"
+    r"(?:should|must)\s+be\s+(?:formatted|presented|written|returned|structured|provided)\s+(?:in|as|according)|"
+    r"formatted\b|formatting\b|\bformat\b|json\b|yaml\b|xml\b|csv\b|markdown\b|bullet(?:ed|s)?\b\s*(?:points?|list)?|"
+    r"numbered (?:list|steps|sections)|\blanguage (?:\w+ )?(?:plain|simple)\b|in a table\b|code block|"
+    r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between|within|in)\s+\d+"
+    r"\s*(?:[-–]\s*\d+\s*|and\s+\d+\s+)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
+    r"\b(?:of|be|in|to)\s+(?:at most|under|no more than|fewer than|up to)\s+\d+\s+(?:characters|chars)\b|"
+    r"\b(?:one|two|three|four|five|single|short)\s+(?:word|sentence|line|paragraph)s?\b(?! of)|"
+    r"(?:under|fewer than|less than|about|around|roughly|approximately|to about)\s+\d[\d,]*\s+(?:characters|words|"
+    r"sentences|lines)|reading level|comma-separated|\bno code\b|"
+    r"label\s+it\b|mark\s+it\b|(?:as|with|either)\s+['\"][^'\"]{1,20}['\"]\s+or\s+['\"]|"
+    r"(?:in|using)\s+(?:english|french|german|spanish|italian|chinese|japanese|plain language)\b|"
+    r"\btone\b|\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:include|add|explain|output|"
+    r"use the words)|without (?:any )?(?:explanation|commentary|preamble)|comments? explaining|"
+    r"(?:start|begin|end|sign|close)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
+    r"(?:with|off)\b|sign (?:off|the)|title\b|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|to)\b|wrapped\b|"
+    r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
+    r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
+    r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
+    r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
+    r"second person|present tense|past tense|latex\b|(?:start|begin|end|finish|close)\s+(?:your|the|every|each)\s+\w+\s+with\b|"
+    r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct)\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
+    r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
+    r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
+    r"float|bool|boolean|date|datetime|list|array|object|iso)\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
+    r"\b\d+\s*(?:to|-|–)\s*\d+\s+(?:words|sentences|characters|lines|bullets)\b|^\W*cite\b.*\bas\b|"
+    r"(?:reply|respond|answer|say|output|print|return|write)\s+(?:with\s+)?(?:only\s+|just\s+)?[\"“]|"
+    r"(?:reply|respond|answer|write)\s+in\s+the\s+(?:same\s+)?language\b|\b(?:formal|informal|casual|polite|"
+    r"plain|simple)\s+(?:english|german|french|spanish|italian|portuguese|dutch|japanese|chinese|language|register)\b|^\W*use\s+[\"“'][^\"”']{1,20}[\"”'],|"
+    r"\bas\s+an?\s+(?:table|(?:bulleted|numbered|comma-separated|single)\b|list\b)|(?:in|using)\s+(?:the\s+)?(?:(?:user|customer|reader|"
+    r"student|patient|client)'s|their|the same|your)\s+language)"
+)
+#: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
+OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*")
+#: A format word naming the task's material, not the answer's form: "the CSV below", "the schema provided".
+_MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|markdown|schema)\b(?!\s+(?:format|schema))|"
+                r"\bschema\s+(?:below|above|provided|given)\b")
+#: Background and constraints: conditions, prohibitions, facts about the task.
+INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|context|input|text|data|reader|"
+           r"audience|user|customer|student|project|team|company|policy|school|class)\s+(?:is|are|involves?|"
+           r"requires?|includes?|include|encompass(?:es)?|cover|covers|consists?|has|have|will|was|were|"
+           r"prohibits)\b|(?:these|the)\s+tasks?\b|your\s+(?:task|job)\s+is\s+to\s+either\b|ensure\b|"
+           r"make sure\b|be sure\b|focus\b|note\b|remember\b|keep in mind\b|consider\b|always\b|never\b|"
+           r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|unless\b|only (?:count|use|consider|include)\b|"
+           r"stay\b|cover\b|background\b|for (?:context|reference|background)\b|assume\b|"
+           r"(?:our|my|their|his|her)\s+\w+|we\s+|i'm\s|i am\s|there (?:is|are)\b|it should\b)|"
+           r",\s*ensuring\s+that\b")
+
+EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?(?:did|worked|performed) well\b|here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
+                    r"samples?|demonstrations?)|(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*"
+                    r"(?:[:\-–—(]|$)|example\s+\w+\s*:|for example\s*[:,]|sample\s+(?:input|output|answer|"
+                    r"response|reply)s?\s*:|examples?\s+(?:of|for)\b.*:\s*$|"
+                    r"(?:input|q|question|user|text|sentence)\s*\d*\s*:.*\b(?:output|a|answer|assistant|label)\s*\d*\s*:"
+                    r"\s*\S)")
+HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:|\[[A-Z][\w /&()'-]{0,40}\]|"
+                     r"<[A-Za-z_][\w\- ]{0,40}>)\s*$")
+#: A closing XML-style tag on its own line: the end of the section its opening tag began.
+CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
+#: A heading that names material the model consults rather than the input it works on.
+REFERENCE = _rx(r"\b(?:reference|context|background|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
+                r"about (?:the|us))\b")
+HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
+    (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
+    (_rx(r"how to (?:answer|respond|reply|behave|handle)"), A),
+    (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
+    (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)"), O),
+    (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#\s.*\b(?:assistant|master|agent|bot|"
+         r"companion|coach|tutor)\s*$"), R),
+    (_rx(r"\b(?:task|instruction|objective|goal|what to do|steps?\b|your job|mission|what you (?:can|should|will) do|"
+         r"what (?:i|we) (?:need|want)|responsibilities|requirements|specification)"), D),
+)
+_KEY = re.compile(r"^[\s*>\-]*([A-Z][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)
+
+
+#: A line of SQL (or another language that shouts its keywords): no instruction, whatever its first word.
+CODE_LINE = re.compile(r"^\s*(?:CREATE|SELECT|INSERT|UPDATE|DELETE|ALTER|DROP|WITH)\s+[A-Z(*]")
+#: A row of pasted data: comma-separated values or a markdown table row.
+DATA_ROW = re.compile(r"^\s*\|.*\|\s*$|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
+#: An introduction of material: the task's input (Directive), or reference material (Additional Information).
+INTRO = _rx(_LEAD + r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|provided|"
+            r"shown)|you(?:'ll| will) (?:see|receive|get)\b)")
+
+
+def cues_of(text: str) -> set[Component]:
+    """The components a sentence's own wording signals (no context)."""
+    head = text[:400]
+    if CODE_LINE.match(head):
+        return set()
+    if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b", head, re.I):
+        return {A}  # "Judge on these criteria:": what the model consults
+    if INTRO.match(head) and not EXAMPLE_START.search(head):
+        return {A} if REFERENCE.search(head) else {D}
+    found: set[Component] = set()
+    if ROLE.search(head):
+        found.add(R)
+    if EXAMPLE_START.search(head):
+        found.add(E)
+    if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not re.match(r"^\W*(?:why|what if)\b", head, re.I)):
+        found.add(D)
+    if OUTPUT.search(_MATERIAL.sub(" ", head)) or OPTIONS.search(head):
+        found.add(O)
+    if INFO.search(head):
+        found.add(A)
+    return _resolve(found, head)
+
+
+def _resolve(cues: set[Component], text: str) -> set[Component]:
+    """Settle competing cues within one sentence."""
+    if E in cues:
+        return {E}
+    if R in cues:
+        role_and_task = re.match(r"^\W*i want you to act as\b|^\W*(?:as\s+(?:an?|the)\s+[\w\- ,]{0,120}?,|you are\b[^;.]{0,120};|"
+                                 r"act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond)\b", text, re.I)
+        return {R, D} if role_and_task else {R}
+    if O in cues:
+        return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
+    if D in cues and A in cues:
+        if re.search(r"^\W*my first (?:command|request|question)\b|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS + r")\b|"
+                     + REQUEST, text, re.I):
+            return {D}
+        if re.search(r",\s*ensuring\s+that\b", text, re.I):
+            return {D, A}  # the task, with a constraint on it
+        return {A} if INFO.match(text) else {D}
+    return cues
+
+
+#: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
+_TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
+                  r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
+                  r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
+                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
+                  r"\b(?:and|then)\s+(?:return|label|mark|classify|output)|"
+                  r"^\W*(?:please\s+)?(?:write|create|draft|compose|generate|produce)\s+an?\s+"
+                  r"(?!(?:brief|short|single|one|few)\b)")
+
+
+def heading_component(text: str) -> Component | None:
+    """The component a heading line announces, A for other headings, None if not a heading."""
+    if not HEADING.match(text) or INPUT_LABEL.match(text) or INTRO.match(text):
+        return None
+    for pattern, comp in HEADING_TOPICS:
+        if pattern.search(text.replace("_", " ")):
+            return comp
+    return None if is_imperative(text.rstrip(": ")) else A  # "Use exactly these sections:" is an instruction
+
+
+def key_value(text: str) -> tuple[str, str] | None:
+    m = _KEY.match(text)
+    return (m.group(1).strip().lower(), m.group(2).strip()) if m else None
