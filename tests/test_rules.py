@@ -262,6 +262,18 @@ def test_a_length_inside_the_task_material_is_not_form() -> None:
     assert dict(codes("Solve the problem.\nProblem: " + text))["Problem: " + text] == "D"
 
 
+def test_labelled_material_blocks_are_the_tasks_input() -> None:
+    got = dict(codes("Which answer is better?\n[User question]\nMy landlord keeps my deposit. Is that allowed?\n"
+                     "<conversation>\nVisitor: Does Tandem do invoicing?\n</conversation>\nStudent working:\n"
+                     "3x - 4 = 2x + 5\nbackup.sh:\n```bash\npg_dump db\n```\n<context>\nWe ship to the EU only.\n"
+                     "</context>\nHelp-center excerpts:\n[1] Archived projects are read-only."))
+    assert got["[User question]"] == got["My landlord keeps my deposit."] == got["Is that allowed?"] == "D"
+    assert got["<conversation>"] == got["Visitor: Does Tandem do invoicing?"] == "D"
+    assert got["Student working:"] == got["3x - 4 = 2x + 5"] == got["backup.sh:"] == "D"
+    assert got["<context>"] == got["We ship to the EU only."] == "A"
+    assert got["Help-center excerpts:"] == got["[1] Archived projects are read-only."] == "A"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -120,8 +120,9 @@ def is_imperative(text: str) -> bool:
 
 
 #: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
-INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:the\s+)?(?:customer|user|student|patient|"
-                  r"client)?\s*(?:review|text|question|problem|input|sentence|document|article|passage|abstract|"
+INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|our|their|this)\s+)?(?:customer|user|"
+                  r"student|patient|client|member|candidate)?\s*(?:working|solution|attempt|submission|work|listing|"
+                  r"review|text|question|problem|input|sentence|document|article|passage|abstract|"
                   r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
                   r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
                   r"complaint|story|essay|password|string|list|nums|table|log|logs|conversation|chat|dialogue|"
@@ -129,6 +130,11 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:the\s+)?(?:c
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
                   r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:\d+\s*)?(?:\([^)]{1,30}\)\s*)?)"
                   r"\s*[:=]")
+#: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
+FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb|php|c|cpp|h|log|txt|json|ya?ml|csv|sql|"
+                        r"md|conf|ini|toml|xml|html|css)\s*:\s*$|^\s*crontab\s*:\s*$")
+#: An XML-style opening tag on its own line: ``<question>``.
+OPENING_TAG = re.compile(r"^\s*<([A-Za-z_][\w\- ]{0,40})>\s*$")
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
 #: Inside a long line: the task's input or the announcement of the task.
 TASK_IN_LINE = _rx(r"now complete the question\s*:|```|below is an instruction that describes a task")
@@ -201,6 +207,7 @@ HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
 REFERENCE = _rx(r"\b(?:reference|context|background|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
+                r"excerpts|passages|snippets|sources|search results|"
                 r"about (?:the|us))\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from ..types import Component, Dissection, Sentence
 from .base import Dissector, register
-from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT, PLACEHOLDER,
+from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
+                   OPENING_TAG, PLACEHOLDER,
                    REFERENCE, REQUEST, ROLE_WEAK, TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative,
                    key_value)
 
@@ -111,6 +112,7 @@ class RulesDissector(Dissector):
         mode: Component | None = None  # E inside an example block, D inside a task-input block
         carry: set[Component] | None = None  # what a line ending in ":" announces for the items below it
         carried_headings = False
+        bare_label = False
         stated, checked = False, 0
         announcer = -1  # the sentence that announced the block: a blank line may follow it, not the block's items
         for li, line in enumerate(lines):
@@ -132,7 +134,8 @@ class RulesDissector(Dissector):
                 continue
             heading = heading_component(first.text) if len(line) == 1 and not first.input_label and li not in queries \
                 else None
-            if heading is A and not first.text.lstrip().startswith("#") and _only_data_after(lines, li):
+            if heading is A and not first.text.lstrip().startswith("#") and not REFERENCE.search(first.text) and \
+                    _only_data_after(lines, li):
                 heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
             if heading is not None:
                 section, mode = heading, (E if heading is E else None)
@@ -153,8 +156,9 @@ class RulesDissector(Dissector):
                 continue
             if first.input_label and not first.text.startswith("```"):
                 mode = D
-            elif mode is D and (first.cues - {D}) and not PLACEHOLDER.search(first.text):
-                mode = None
+                bare_label = len(line) == 1 and _input_label_line(first.text) or first.text.rstrip().endswith(":")
+            elif mode is D and (first.cues - ({D, A} if bare_label else {D})) and not PLACEHOLDER.search(first.text):
+                mode = None  # the material under a bare label ("[User question]") may read like background
             while checked < first.index:  # whether a task was stated before this line (one pass over the prompt)
                 stated = stated or D in labels.get(checked, ())
                 checked += 1
@@ -202,7 +206,8 @@ class RulesDissector(Dissector):
             if m.weak_role and not o:
                 o = {R} if block is R else {A}
             if block is not None:
-                got = {block} | (o - {A} if block is O and section is O else o)  # a rule in the style section
+                got = {D} if block is D and mode is D else \
+                    {block} | (o - {A} if block is O and section is O else o)  # the input is data; a style rule is form
             elif mode is D and not (o - {D}):
                 got = {D}
             elif not o and E in previous:
@@ -302,6 +307,14 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
     return None
 
 
+def _input_label_line(text: str) -> bool:
+    """A line that only labels the material below it: "[User question]", "<conversation>", "backup.sh:"."""
+    tag = OPENING_TAG.match(text)
+    return bool(re.match(r"^\s*\[[^\]]{1,40}\]\s*$", text) or FILE_LABEL.match(text) or
+                (tag and INPUT_LABEL.match(tag.group(1).replace("_", " ") + ":") and
+                 not re.search(REFERENCE.pattern + r"|document", tag.group(1), re.I)))  # <document>: retrieved
+
+
 def _only_data_after(lines: list[list[_Sent]], li: int) -> bool:
     """True if every sentence after line ``li`` is data: no cue of its own, or a placeholder."""
     rest = [m for line in lines[li + 1:] for m in line]
@@ -324,7 +337,7 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
                         or (last and OPEN_SLOT.match(s.text)) or key_slot)
         nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
-                           and "\n" in prompt[s.end:sentences[i + 1].start])
+                           and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
         reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next
         reference_next = label_above and reference
