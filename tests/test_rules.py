@@ -274,6 +274,24 @@ def test_labelled_material_blocks_are_the_tasks_input() -> None:
     assert got["Help-center excerpts:"] == got["[1] Archived projects are read-only."] == "A"
 
 
+def test_pasted_material_by_its_shape() -> None:
+    got = dict(codes("Pull the fields out of the CV below and give them back as JSON:\n- full_name\n- email\n---\n"
+                     "TOMASZ NOWAK\nLed the migration to Postgres.\nSkills: Go, Python\n---\n"
+                     "Summarise the meeting.\n[00:00] Ana (PM): Let's start.\n[00:12] Raj (Eng): Sync is the blocker.\n"
+                     "[00:35] Ana (PM): Then we push it.\nTranslate these strings:\n{\n\"cta\": \"Get started\",\n}"))
+    assert got["Pull the fields out of the CV below and give them back as JSON:"] == "DO"
+    assert got["- full_name"] == got["- email"] == "O"
+    assert got["Led the migration to Postgres."] == got["Skills: Go, Python"] == got["---"] == "D"
+    assert got["[00:00] Ana (PM): Let's start."] == got["[00:35] Ana (PM): Then we push it."] == "D"
+    assert got['"cta": "Get started",'] == "D"
+
+
+def test_a_rule_between_horizontal_rules_is_not_material() -> None:
+    got = dict(codes("You are a support bot.\n---\nNever promise refunds.\nAlways answer in English.\n---\n"
+                     "Help the customer with their order."))
+    assert got["Never promise refunds."] == "A" and got["Always answer in English."] == "O"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -30,7 +30,7 @@ _TASK_VERBS = (
     r"simulate|play|continue|finish|read|route|triage|screen|flag|moderate|teach|tutor|walk|convince|persuade|"
     r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
     r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
-    r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix"
+    r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull"
 )
 ROLE = _rx(
     _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+,)\s+(?!(?:list|set|copy|table|"

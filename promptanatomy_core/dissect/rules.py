@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ..types import Component, Dissection, Sentence
 from .base import Dissector, register
+from .material import material_lines
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
                    OPENING_TAG, PLACEHOLDER,
                    REFERENCE, REQUEST, ROLE_WEAK, TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative,
@@ -103,6 +104,7 @@ class RulesDissector(Dissector):
         lines = _lines(prompt, sentences)
         blank_before = {line[0].index: i > 0 and prompt.count("\n", lines[i - 1][-1].end, line[0].start) > 1
                         for i, line in enumerate(lines)}
+        material = material_lines([line[0].text for line in lines], [any(m.cues for m in line) for line in lines])
         demos, queries = _arrow_lines(lines)
         if not demos:
             demos, queries = _few_shot_lines(lines, blank_before)
@@ -153,6 +155,9 @@ class RulesDissector(Dissector):
             if mode is E:
                 for m in line:
                     labels[m.index] = {E}
+                continue
+            if li in material and li not in queries:
+                labels.update((m.index, {D}) for m in line)
                 continue
             if first.input_label and not first.text.startswith("```"):
                 mode = D
@@ -232,6 +237,8 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
     if not sent.text.rstrip().endswith(":") or sent.input_label or heading_component(sent.text):
         return None
     got = labels[sent.index]
+    if got == {D, O}:
+        return {O}  # "… and give it back as JSON:" above the fields: the items are the form
     return got if len(got) == 1 and not got & {R, E} else None
 
 

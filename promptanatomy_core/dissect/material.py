@@ -1,0 +1,60 @@
+"""Pasted material the task works on, found by its shape rather than its words: a block between delimiter lines
+("---", '\"\"\"', "<<<" … ">>>"), a transcript (speaker turns, some speaker twice), a JSON literal. Its sentences are
+the task's input (Directive) whatever they say, so a pasted CV's "Led the migration" is not an instruction."""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|~{3,}|\"\"\"|'''|<<<|>>>)\s*$")
+#: A speaker's turn: "Ana (PM): …", "[00:12] Raj: …", "Visitor: …".
+TURN = re.compile(r"^\s*(?:\[[\d:.]{4,12}\]\s*)?([A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*){0,2})(?:\s*\([^)]{1,25}\))?:\s+\S")
+_OPEN_JSON = re.compile(r"^\s*[\[{]\s*$")
+_CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
+
+
+def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
+    """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether any of its sentences
+    carries a cue) that are pasted material."""
+    return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts)
+
+
+def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
+    """Blocks between two delimiter lines whose lines are mostly without cues (a horizontal rule around a section of
+    instructions is not material)."""
+    out: set[int] = set()
+    marks = [i for i, t in enumerate(texts) if DELIMITER.match(t)]
+    for a, b in zip(marks[::2], marks[1::2]):
+        inner = range(a + 1, b)
+        if inner and sum(has_cues[i] for i in inner) * 3 <= len(inner):
+            out.update(range(a, b + 1))
+    return out
+
+
+def _transcript(texts: Sequence[str]) -> set[int]:
+    """Runs of at least three speaker turns in which some speaker speaks twice."""
+    out: set[int] = set()
+    run: list[tuple[int, str]] = []
+    for i, t in enumerate(list(texts) + [""]):
+        m = TURN.match(t)
+        if m:
+            run.append((i, m.group(1)))
+            continue
+        speakers = [s for _, s in run]
+        if len(run) >= 3 and len(set(speakers)) < len(speakers):
+            out.update(i for i, _ in run)
+        run = []
+    return out
+
+
+def _json_literal(texts: Sequence[str]) -> set[int]:
+    """From a line that only opens a JSON object or array to the line that only closes it."""
+    out: set[int] = set()
+    start: int | None = None
+    for i, t in enumerate(texts):
+        if start is None and _OPEN_JSON.match(t):
+            start = i
+        elif start is not None and _CLOSE_JSON.match(t):
+            out.update(range(start, i + 1))
+            start = None
+    return out
