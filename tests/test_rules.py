@@ -292,6 +292,19 @@ def test_a_rule_between_horizontal_rules_is_not_material() -> None:
     assert got["Never promise refunds."] == "A" and got["Always answer in English."] == "O"
 
 
+def test_casual_briefs_workflow_and_message_headings() -> None:
+    got = dict(codes("hey! need 3 facebook ads for our spring sale\nvibe = warm, a little playful\n"
+                     "Write in British English.\nfor each one give me a headline (max 40 characters)\n"))
+    assert got["hey! need 3 facebook ads for our spring sale"] == "D"
+    assert got["vibe = warm, a little playful"] == got["Write in British English."] == "O"
+    assert got["for each one give me a headline (max 40 characters)"] == "O"
+    got = dict(codes("You are a triage assistant.\n# Workflow\n1. Read the message.\nNotes:\n- Money is stored in cents.\n"
+                     "# Member message\nI've had a sore throat for 4 days."))
+    assert got["# Workflow"] == got["1. Read the message."] == "D"
+    assert got["Notes:"] == got["- Money is stored in cents."] == "A"
+    assert got["# Member message"] == got["I've had a sore throat for 4 days."] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -56,7 +56,7 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
 #: A request in the first person: "I'd love help planning the route", "can you help me".
 REQUEST = r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) you (?:please\s+)?help\b"
 DIRECTIVE = _rx(
-    _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh),?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|once|"
+    _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|once|"
     r"looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
     r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve)\b"
@@ -69,7 +69,7 @@ DIRECTIVE = _rx(
     r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
     r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|"
-    r"my first (?:command|request|question|sentence)\b)|" + REQUEST + r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
+    r"my first (?:command|request|question|sentence)\b|need\s+(?:\d+|an?|some)\s)|" + REQUEST + r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
@@ -126,9 +126,9 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|ou
                   r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
                   r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
                   r"complaint|story|essay|password|string|list|nums|table|log|logs|conversation|chat|dialogue|"
-                  r"report|notes|description|statement|claim|source|target|word|term|topic|season|subject|"
+                  r"report|(?:meeting|call|session|interview|discharge|clinical|case|my|our)\s+notes|notes(?=\s*:\s*\S)|description|statement|claim|source|target|word|term|topic|season|subject|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
-                  r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:\d+\s*)?(?:\([^)]{1,30}\)\s*)?)"
+                  r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:#?\d+\s*)?(?:\([^)]{1,30}\)\s*)?)"
                   r"\s*[:=]")
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
 FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb|php|c|cpp|h|log|txt|json|ya?ml|csv|sql|"
@@ -167,7 +167,9 @@ OUTPUT = _rx(
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
-    r"second person|present tense|past tense|latex\b|(?:start|begin|end|finish|close)\s+(?:your|the|every|each)\s+\w+\s+with\b|"
+    r"second person|present tense|past tense|latex\b|\bin\s+(?:british|american|us|uk|brazilian|european|canadian)\s+"
+    r"(?:english|portuguese|spanish|french)\b|\bmax(?:imum)?\.?\s+\d+\s*(?:characters|chars|words)\b|"
+    r"^\W*(?:vibe|tone|style|voice|register)\s*[=:]|(?:start|begin|end|finish|close)\s+(?:your|the|every|each)\s+\w+\s+with\b|"
     r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct)\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
     r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
     r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
@@ -216,7 +218,8 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#\s.*\b(?:assistant|master|agent|bot|"
          r"companion|coach|tutor)\s*$"), R),
-    (_rx(r"\b(?:task|instruction|objective|goal|what to do|steps?\b|your job|mission|what you (?:can|should|will) do|"
+    (_rx(r"\b(?:task|instruction|objective|goal|purpose|workflow|what to do|steps?\b|your job|mission|"
+         r"what you (?:can|should|will) do|"
          r"what (?:i|we) (?:need|want)|responsibilities|requirements|specification)"), D),
 )
 _KEY = re.compile(r"^[\s*>\-]*([A-Z][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)

@@ -317,7 +317,10 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
 def _input_label_line(text: str) -> bool:
     """A line that only labels the material below it: "[User question]", "<conversation>", "backup.sh:"."""
     tag = OPENING_TAG.match(text)
+    heading = re.match(r"^\s*#{1,6}\s+(.+)$", text)
     return bool(re.match(r"^\s*\[[^\]]{1,40}\]\s*$", text) or FILE_LABEL.match(text) or
+                (heading and ":" not in heading.group(1).rstrip(": ") and not REFERENCE.search(heading.group(1)) and
+                 INPUT_LABEL.match(heading.group(1).rstrip(": ") + ":")) or
                 (tag and INPUT_LABEL.match(tag.group(1).replace("_", " ") + ":") and
                  not re.search(REFERENCE.pattern + r"|document", tag.group(1), re.I)))  # <document>: retrieved
 
