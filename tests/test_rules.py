@@ -252,7 +252,9 @@ def test_demonstrations_under_other_keys_than_the_query() -> None:
 
 @pytest.mark.parametrize("sentence", [
     "Alt text must be one sentence of at most 125 characters.", "End each turn with \"What do you do?\"",
-    "A table with Day, City and Food tip would be perfect.", "Give me just the pattern and one line of code."])
+    "A table with Day, City and Food tip would be perfect.", "Give me just the pattern and one line of code.",
+    "Reply as issue_type,urgency with no spaces.", "No tables, the widget does not render them.",
+    "Our voice is down-to-earth, never corporate.", "If you are unsure, write [CHECK WITH WARD] instead."])
 def test_form_phrasings(sentence: str) -> None:
     assert dict(codes("Describe the photo below.\n" + sentence + "\nPhoto: {photo}"))[sentence] == "O"
 
