@@ -288,6 +288,16 @@ def test_pasted_material_by_its_shape() -> None:
     assert got['"cta": "Get started",'] == "D"
 
 
+def test_logs_changelogs_quoted_values_and_bare_questions() -> None:
+    got = dict(codes("what's going on here\n2025-04-02T03:14:07Z INFO api request 200\n"
+                     "2025-04-02T03:14:09Z WARN db pool exhausted\nRelease notes:\n- feat: dark mode for widgets (#1440)\n"
+                     "- chore: bump react-native to 0.74 (#1398)\nDictation: \"Forty-two-year-old male. No numbness.\""))
+    assert got["2025-04-02T03:14:07Z INFO api request 200"] == got["2025-04-02T03:14:09Z WARN db pool exhausted"] == "D"
+    assert got["- feat: dark mode for widgets (#1440)"] == got["- chore: bump react-native to 0.74 (#1398)"] == "D"
+    assert got["Dictation: \"Forty-two-year-old male."] == got["No numbness.\""] == "D"
+    assert codes("how long do i boil an egg for a jammy yolk") == [("how long do i boil an egg for a jammy yolk", "D")]
+
+
 def test_a_rule_between_horizontal_rules_is_not_material() -> None:
     got = dict(codes("You are a support bot.\n---\nNever promise refunds.\nAlways answer in English.\n---\n"
                      "Help the customer with their order."))

@@ -126,7 +126,8 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|ou
                   r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
                   r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
                   r"complaint|story|essay|password|string|list|nums|table|log|logs|conversation|chat|dialogue|"
-                  r"report|(?:meeting|call|session|interview|discharge|clinical|case|my|our)\s+notes|notes(?=\s*:\s*\S)|description|statement|claim|source|target|word|term|topic|season|subject|"
+                  r"report|error|traceback|stack trace|excerpt|dictation|(?:meeting|call|session|interview|discharge|clinical|case|"
+                  r"my|our)\s+notes?|notes(?=\s*:\s*\S)|description|statement|claim|source|target|word|term|topic|season|subject|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
                   r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:#?\d+\s*)?(?:\([^)]{1,30}\)\s*)?)"
                   r"\s*[:=]")

@@ -1,6 +1,7 @@
 """Pasted material the task works on, found by its shape rather than its words: a block between delimiter lines
-("---", '\"\"\"', "<<<" … ">>>"), a transcript (speaker turns, some speaker twice), a JSON literal. Its sentences are
-the task's input (Directive) whatever they say, so a pasted CV's "Led the migration" is not an instruction."""
+("---", '\"\"\"', "<<<" … ">>>"), a transcript (speaker turns, some speaker twice), a JSON literal, log lines, a
+changelog. Its sentences are the task's input (Directive) whatever they say, so a pasted CV's "Led the migration" is
+not an instruction."""
 from __future__ import annotations
 
 import re
@@ -9,6 +10,9 @@ from typing import Sequence
 DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|~{3,}|\"\"\"|'''|<<<|>>>)\s*$")
 #: A speaker's turn: "Ana (PM): …", "[00:12] Raj: …", "Visitor: …".
 TURN = re.compile(r"^\s*(?:\[[\d:.]{4,12}\]\s*)?([A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*){0,2})(?:\s*\([^)]{1,25}\))?:\s+\S")
+#: A line of a log ("2025-04-02T03:14:07Z INFO …", "[12:03:44] ERROR …") or a changelog ("- feat: …", "* fix(ui): …").
+_RECORD = re.compile(r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}:\d{2}\]|(?:INFO|WARN(?:ING)?|ERROR|DEBUG)\b|"
+                     r"[-*]\s+(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:)")
 _OPEN_JSON = re.compile(r"^\s*[\[{]\s*$")
 _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
 
@@ -16,7 +20,7 @@ _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
 def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether any of its sentences
     carries a cue) that are pasted material."""
-    return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts)
+    return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -57,4 +61,18 @@ def _json_literal(texts: Sequence[str]) -> set[int]:
         elif start is not None and _CLOSE_JSON.match(t):
             out.update(range(start, i + 1))
             start = None
+    return out
+
+
+def _records(texts: Sequence[str]) -> set[int]:
+    """Runs of at least two log or changelog lines."""
+    out: set[int] = set()
+    run: list[int] = []
+    for i, t in enumerate(list(texts) + [""]):
+        if _RECORD.match(t):
+            run.append(i)
+            continue
+        if len(run) >= 2:
+            out.update(run)
+        run = []
     return out

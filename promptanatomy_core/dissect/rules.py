@@ -263,6 +263,10 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
         if (DIRECTIVE.search(m.text[:400]) or is_imperative(m.text)) and not labels[m.index] & {E, R}:
             labels[m.index] = labels[m.index] | {D}
             return
+    for m in sents:  # a question without its mark: "how long do i boil an egg for a jammy yolk"
+        if re.match(r"^\W*(?:how|what|why|where|when|which|who|can|could|should|is|are|do|does)\b", m.text, re.I):
+            labels[m.index] = labels[m.index] | {D} if m.cues else {D}  # no cue: the background default was a guess
+            return
 
 
 def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
@@ -340,11 +344,12 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         last = i == len(sentences) - 1
         key = key_value(s.text)
         key_slot = bool(key and PLACEHOLDER.fullmatch(key[1].strip("\"'“”")))  # "Player says: "{line}""
+        quoted = bool(key and len(key[1]) > 20 and key[1][:1] in "\"“«„" and not cues_of(key[0]))  # a quoted value: Dictation: "Forty-two …"
         bare = s.text.lstrip("# ")  # "### Input:" on its own line labels the input below it
         is_input = bool(INPUT_LABEL.match(s.text) or (bare != s.text and bare.rstrip().endswith(":") and
                                                       INPUT_LABEL.match(bare)) or
                         PLACEHOLDER.fullmatch(s.text.strip()) or s.text.startswith("```")
-                        or (last and OPEN_SLOT.match(s.text)) or key_slot)
+                        or (last and OPEN_SLOT.match(s.text)) or key_slot or quoted)
         nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
                            and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
