@@ -131,6 +131,9 @@ def test_from_pasted_prompt_to_heatmap_in_chromium(tmp_path):
             dark.keyboard.press("Control+Enter")
             dark.get_by_role("button", name="Dissect", exact=True).click()
             dark.wait_for_selector(".pa-doc.pa-dark [data-i]", timeout=30_000)
+            browser.wait_idle(dark)  # the summary table and the label editor draw after the highlighted text
+            dark.wait_for_function("document.querySelectorAll('[data-testid=stDataFrame] canvas').length >= 2",
+                                   timeout=30_000)
             _shot(dark, "07_dissect_dark")
         finally:
             chromium.close()
