@@ -5,7 +5,6 @@ The fast tests use a scripted backend registered under a test provider (``runscr
 runs the embedded model over 5 PubMedQA-PA instances and checks the store against results.csv."""
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import sqlite3
@@ -15,8 +14,9 @@ import pytest
 
 from promptanatomy_core.cli import main
 from promptanatomy_core.metrics import wilson_interval
-from promptanatomy_core.models.base import Backend, ChatResponse, register_provider
+from promptanatomy_core.models.base import ChatResponse, register_provider
 from promptanatomy_core.store import RunStore
+from scripted import ScriptedBackend, prompt_hash
 
 from pacp import _path
 
@@ -27,23 +27,15 @@ TAGGED = ("<Role>You are a careful geographer.</Role>\n<Directive>Answer the que
           "<Output Formatting>Reply in lower case.</Output Formatting>")
 
 
-class RunScripted(Backend):
+class RunScripted(ScriptedBackend):
     """Scripted answers: "paris" or "lyon" from a hash of the prompt; model ``down`` fails every request."""
 
-    max_concurrency = 1
     sent: list[str] = []
 
-    def generate(self, requests):
-        out = []
-        for r in requests:
-            text = r.messages[-1].content
-            RunScripted.sent.append(text)
-            if self.spec.model == "down":
-                out.append(ChatResponse(error="HTTP 503: scripted outage"))
-            else:
-                word = "paris" if int(hashlib.sha256(text.encode()).hexdigest(), 16) % 3 else "lyon"
-                out.append(ChatResponse(text=word, input_tokens=30, output_tokens=1))
-        return out
+    def answer(self, text: str) -> ChatResponse:
+        if self.spec.model == "down":
+            return ChatResponse(error="HTTP 503: scripted outage")
+        return ChatResponse(text="paris" if prompt_hash(text) % 3 else "lyon", input_tokens=30, output_tokens=1)
 
 
 register_provider("runscripted")(lambda spec: RunScripted(spec))

@@ -3,7 +3,6 @@ up. The fast tests use a scripted backend under a test provider; the slow test b
 end to end over PubMedQA-PA instances (with the real perplexity scorer)."""
 from __future__ import annotations
 
-import hashlib
 import math
 import threading
 
@@ -11,9 +10,10 @@ import pytest
 
 from promptanatomy_core.experiment import (CLEAN, ExperimentSpec, Instance, estimate, execute, load_plan, plan,
                                            result_records, results, resume)
-from promptanatomy_core.models.base import Backend, ChatResponse, register_provider
+from promptanatomy_core.models.base import ChatResponse, register_provider
 from promptanatomy_core.models.runner import Runner
 from promptanatomy_core.store import RunStore
+from scripted import ScriptedBackend, prompt_hash
 
 TAGGED = ("<Role>You are a careful medical researcher.</Role>\n"
           "<Directive>Read the abstract and answer the question with yes, no or maybe.</Directive>\n"
@@ -21,28 +21,20 @@ TAGGED = ("<Role>You are a careful medical researcher.</Role>\n"
           "Information>\n<Output Formatting>Answer with one word.</Output Formatting>")
 
 
-def _h(text: str) -> int:
-    return int(hashlib.sha256(text.encode()).hexdigest(), 16)
+class Scripted(ScriptedBackend):
+    """Scripted answers ("yes" or "no" from a hash of the prompt); model ``flaky`` fails on every third prompt (by
+    hash). Checked against the real embedded model in the slow test below."""
 
-
-class Scripted(Backend):
-    """A batch backend with scripted answers ("yes" or "no" from a hash of the prompt); model ``flaky`` fails on
-    every third prompt (by hash). Checked against the real embedded model in the slow test below."""
-
-    max_concurrency = 1
     sent: list[str] = []
 
-    def generate(self, requests):
-        out = []
-        for r in requests:
-            text = r.messages[-1].content
-            Scripted.sent.append(f"{self.spec.model}:{text}")
-            if self.spec.model == "flaky" and _h(text) % 3 == 0:
-                out.append(ChatResponse(error="HTTP 500: scripted failure"))
-            else:
-                out.append(ChatResponse(text="Yes." if _h(text) % 2 == 0 or "careful medical" in text else "No.",
-                                        input_tokens=20, output_tokens=2))
-        return out
+    def record(self, text: str) -> str:
+        return f"{self.spec.model}:{text}"
+
+    def answer(self, text: str) -> ChatResponse:
+        if self.spec.model == "flaky" and prompt_hash(text) % 3 == 0:
+            return ChatResponse(error="HTTP 500: scripted failure")
+        yes = prompt_hash(text) % 2 == 0 or "careful medical" in text
+        return ChatResponse(text="Yes." if yes else "No.", input_tokens=20, output_tokens=2)
 
 
 register_provider("scripted")(lambda spec: Scripted(spec))
