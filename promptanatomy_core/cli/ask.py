@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from .common import (EXIT_OK, EXIT_RUNTIME, CLIError, UsageError, add_model_settings, check_settings, load_prices,
-                     parse_model, read_prompt, response_cache, say, write_out)
+from .common import (EXIT_OK, EXIT_RUNTIME, CLIError, UsageError, add_command, add_model_settings, check_settings,
+                     load_prices, parse_model, read_prompt, response_cache, say, write_out)
 
 
 def _make_request(prompt: str, args: argparse.Namespace, sample_index: int = 0):
@@ -17,13 +17,12 @@ def _make_request(prompt: str, args: argparse.Namespace, sample_index: int = 0):
 
 
 def add_ask(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser(
-        "ask",
+    p = add_command(
+        sub, "ask",
         help="send one prompt to a model and print its answer",
         description="Send a prompt to one model and print the answer on stdout; tokens and cost go to stderr. "
                     "Answers are cached (see 'promptanatomy cache'); errors are retried with backoff.",
     )
-    p.add_argument("file", nargs="?", metavar="FILE", help="the prompt (UTF-8 text); '-' or none reads stdin")
     p.add_argument("--model", default="local", metavar="SPEC",
                    help="local (default), local:<hf id or path>, openai:<model>[@<base_url>], anthropic:<model>")
     add_model_settings(p)
@@ -62,14 +61,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def add_estimate(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser(
-        "estimate",
+    p = add_command(
+        sub, "estimate",
         help="dry run: requests, tokens, dollars and cache hits of sending a prompt to models",
         description="Count, without sending anything, what asking each model would take: requests, cache hits, "
                     "input tokens (counted), output tokens (at most --max-tokens each) and dollars (an upper bound), "
                     "as JSON. No API key is needed.",
     )
-    p.add_argument("file", nargs="?", metavar="FILE", help="the prompt (UTF-8 text); '-' or none reads stdin")
     p.add_argument("--model", action="append", required=True, metavar="SPEC",
                    help="a model SPEC (repeat for several)")
     add_model_settings(p)

@@ -162,6 +162,17 @@ def parse_keep_top(value: str) -> float | None:
     return keep_top
 
 
+PROMPT_FILE_HELP = "the prompt (UTF-8 text); '-' or none reads stdin"
+
+
+def add_command(sub: argparse._SubParsersAction, name: str, help: str, description: str,
+                file_help: str = PROMPT_FILE_HELP) -> argparse.ArgumentParser:
+    """A subcommand that reads FILE (or stdin): its parser, with the FILE argument added."""
+    p = sub.add_parser(name, help=help, description=description)
+    p.add_argument("file", nargs="?", metavar="FILE", help=file_help)
+    return p
+
+
 def add_model_settings(p: argparse.ArgumentParser) -> None:
     """The options that shape a request: how the prompt is sent and the sampling settings."""
     p.add_argument("--system-mode", choices=("user", "system", "split"), default="user",

@@ -6,18 +6,17 @@ import argparse
 import json
 
 from ..text import PromptError
-from .common import EXIT_OK, CLIError, UsageError, known_providers, parse_model, read_prompt, write_out
+from .common import EXIT_OK, CLIError, UsageError, add_command, known_providers, parse_model, read_prompt, write_out
 
 
 def add_dissect(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser(
-        "dissect",
+    p = add_command(
+        sub, "dissect",
         help="label each sentence of a prompt with its components",
         description="Split a prompt into sentences and label each with its components (Role, Directive, "
                     "Additional Information, Output Formatting, Examples). Offsets index into the prompt as read "
                     "(for --input-format tagged: into the untagged prompt rebuilt from the tags).",
     )
-    p.add_argument("file", nargs="?", metavar="FILE", help="the prompt (UTF-8 text); '-' or none reads stdin")
     p.add_argument("--dissector", default=None, metavar="NAME",
                    help="rules (offline, the default) or llm (a model labels the sentences; see --model)")
     p.add_argument("--model", default=None, metavar="SPEC",

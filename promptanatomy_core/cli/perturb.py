@@ -5,24 +5,23 @@ import argparse
 import json
 
 from ..text import PromptError
-from .common import (EXIT_OK, EXIT_RUNTIME, CLIError, UsageError, parse_keep_top, parse_model, read_prompt,
+from .common import (EXIT_OK, EXIT_RUNTIME, CLIError, UsageError, add_command, parse_keep_top, parse_model, read_prompt,
                      write_out)
 from .dissect import build_dissector, check_dissector_args
 
 
 def add_perturb(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser(
-        "perturb",
+    p = add_command(
+        sub, "perturb",
         help="perturb one component of a prompt (ComPerturb) and print the variants",
         description="Perturb one component of a prompt with one strategy and print a JSON list of variants "
                     '{"strategy", "component", "seed", "text", "ppl", "ppl_ratio", "kept", "note", "edits"}. '
                     "text is the prompt exactly as a model receives it: no component tags, only the target's spans "
                     "changed. Unless --no-score, every variant's perplexity under a local model is computed and the "
                     "filter keeps the top --keep-top share by PPL(variant) / PPL(clean).",
+        file_help="the prompt: XML-tagged (<Role>…</Role>; detected by its component tags) or plain text, "
+                  "dissected with --dissector; '-' or none reads stdin",
     )
-    p.add_argument("file", nargs="?", metavar="FILE",
-                   help="the prompt: XML-tagged (<Role>…</Role>; detected by its component tags) or plain text, "
-                        "dissected with --dissector; '-' or none reads stdin")
     p.add_argument("--strategy", required=True, metavar="S",
                    help="SCI, SYR, WOD, SER, COD, or a whole-prompt baseline (PromptRobust-DeepWordBug, "
                         "PromptRobust-TextBugger, PromptRobust-TextFooler, MTTM-Char, MTTM-Word, MTTM-Sentence)")

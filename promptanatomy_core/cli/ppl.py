@@ -7,21 +7,21 @@ import sys
 from pathlib import Path
 
 from ..jsonlines import json_lines
-from .common import EXIT_OK, CLIError, UsageError, parse_model, write_out
+from .common import EXIT_OK, CLIError, UsageError, add_command, parse_model, write_out
 
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
                type(None): "null"}
 
 
 def add_ppl(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser(
-        "ppl",
+    p = add_command(
+        sub, "ppl",
         help="perplexity of texts under a local language model",
         description='Read JSON lines {"text": ...} and print each line\'s object with "ppl" added: the perplexity '
                     "of its text under a local causal language model (every token scored after one BOS token; "
                     "texts longer than the context use a sliding window). Blank lines are skipped.",
+        file_help="JSON lines (UTF-8); '-' or none reads stdin",
     )
-    p.add_argument("file", nargs="?", metavar="FILE", help="JSON lines (UTF-8); '-' or none reads stdin")
     p.add_argument("--model", default="local", metavar="SPEC",
                    help="local (the default: PROMPTANATOMY_MODEL, else the embedded SmolLM2) or "
                         "local:<hf id or path>")
