@@ -33,7 +33,8 @@ _TASK_VERBS = (
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull"
 )
 ROLE = _rx(
-    _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+,)\s+(?!(?:list|set|copy|table|"
+    _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
+            r"(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+,)\s+(?!(?:list|set|copy|table|"
     r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
     r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
     r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your|"
@@ -54,9 +55,11 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
                 r"command|insight|capacity)\b|you\s+(?:excel|specialize|specialise|are known)\b)")
 
 #: A request in the first person: "I'd love help planning the route", "can you help me".
-REQUEST = r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) you (?:please\s+)?help\b"
+REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|"
+           r"\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) you (?:please\s+)?help\b")
 DIRECTIVE = _rx(
-    _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|once|"
+    _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
+            r"once|"
     r"looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
     r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve)\b"
@@ -65,15 +68,18 @@ DIRECTIVE = _rx(
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|write|translate|moderate|triage)\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
-    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+to\b|to\b|an?\s|some\s)|"
+    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+to\b|to\b|an?\s|"
+    r"some\s)|"
     r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
     r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|"
-    r"my first (?:command|request|question|sentence)\b|need\s+(?:\d+|an?|some)\s)|" + REQUEST + r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
+    r"my first (?:command|request|question|sentence)\b|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
+    r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
-accept account act adapt chat converse mix address advise aggregate align allocate alert analyse analyze annotate announce answer apply
+chat converse mix
+accept account act adapt address advise aggregate align allocate alert analyse analyze annotate announce answer apply
 approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break
 brief build bundle calculate call cancel capture categorise categorize check choose cite clarify classify clean clear
 close cluster collect combine comment compare compile complete compose compress compute condense confirm connect
@@ -109,7 +115,8 @@ _IMPERATIVE_NEXT = re.compile(r"^(?:the|a|an|this|that|these|those|each|every|al
 
 def is_imperative(text: str) -> bool:
     """True if ``text`` opens with a verb in the imperative ("Narrate the next scene", "Leave a key empty")."""
-    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every)\b[^,.]{0,80},\s*)?(?:(?:please|kindly|now|then|also|"
+    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every)\b[^,.]{0,80},\s*)?(?:(?:please|"
+                 r"kindly|now|then|also|"
                  r"first|finally|next|always|never|do not|don't),?\s+)?([A-Za-z][a-z\-]+)(?:[ ,:]+(.*))?$", text, re.S)
     if not m or m.group(1).lower() not in _IMPERATIVE_VERBS:
         return False
@@ -126,13 +133,17 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|ou
                   r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
                   r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
                   r"complaint|story|essay|password|string|list|nums|table|log|logs|conversation|chat|dialogue|"
-                  r"report|error|traceback|stack trace|excerpt|dictation|(?:meeting|call|session|interview|discharge|clinical|case|"
-                  r"my|our)\s+notes?|notes(?=\s*:\s*\S)|description|statement|claim|source|target|word|term|topic|season|subject|"
+                  r"report|error|traceback|stack trace|excerpt|dictation|(?:meeting|call|session|interview|discharge|"
+                  r"clinical|case|"
+                  r"my|our)\s+notes?|notes(?=\s*:\s*\S)|description|statement|claim|source|target|word|term|topic|"
+                  r"season|subject|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
-                  r"user|customer|human|latin text|english|french|german|spanish|s|n|x)\s*(?:#?\d+\s*)?(?:\([^)]{1,30}\)\s*)?)"
+                  r"user|customer|human|latin text|english|french|german|spanish|s|n|"
+                  r"x)\s*(?:#?\d+\s*)?(?:\([^)]{1,30}\)\s*)?)"
                   r"\s*[:=]")
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
-FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb|php|c|cpp|h|log|txt|json|ya?ml|csv|sql|"
+FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb|php|c|cpp|h|log|txt|json|ya?ml|csv|"
+                        r"sql|"
                         r"md|conf|ini|toml|xml|html|css)\s*:\s*$|^\s*crontab\s*:\s*$")
 #: An XML-style opening tag on its own line: ``<question>``.
 OPENING_TAG = re.compile(r"^\s*<([A-Za-z_][\w\- ]{0,40})>\s*$")
@@ -170,18 +181,25 @@ OUTPUT = _rx(
     r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
     r"second person|present tense|past tense|latex\b|\bin\s+(?:british|american|us|uk|brazilian|european|canadian)\s+"
     r"(?:english|portuguese|spanish|french)\b|\bmax(?:imum)?\.?\s+\d+\s*(?:characters|chars|words)\b|"
-    r"^\W*(?:vibe|tone|style|voice|register)\s*[=:]|(?:start|begin|end|finish|close)\s+(?:your|the|every|each)\s+\w+\s+with\b|"
-    r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct)\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
-    r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
+    r"^\W*(?:vibe|tone|style|voice|register)\s*[=:]|(?:start|begin|end|finish|close)\s+(?:your|the|every|"
+    r"each)\s+\w+\s+with\b|"
+    r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|"
+    r"^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct)\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|"
+    r"chars)\b|(?:brand|writing|narrative)\s+voice\b|"
+    r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|"
+    r"(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
     r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
-    r"float|bool|boolean|date|datetime|list|array|object|iso)\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
+    r"float|bool|boolean|date|datetime|list|array|object|iso)\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|"
+    r"each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
     r"\b\d+\s*(?:to|-|–)\s*\d+\s+(?:words|sentences|characters|lines|bullets)\b|^\W*cite\b.*\bas\b|"
     r"(?:reply|respond|answer|say|output|print|return|write)\s+(?:with\s+)?(?:only\s+|just\s+|exactly:?\s*)?[\"“\[]|"
     r"^\W*(?:reply|respond|answer)\s+as\b|^\W*no\s+(?:tables?|emojis?|hashtags?|markdown|bullets?|lists?|headings?)\b|"
     r"\b(?:our|your|the)\s+voice\s+is\b|\bsame length\b|"
     r"(?:reply|respond|answer|write)\s+in\s+the\s+(?:same\s+)?language\b|\b(?:formal|informal|casual|polite|"
-    r"plain|simple)\s+(?:english|german|french|spanish|italian|portuguese|dutch|japanese|chinese|language|register)\b|^\W*use\s+[\"“'][^\"”']{1,20}[\"”'],|"
-    r"\bas\s+an?\s+(?:table|(?:bulleted|numbered|comma-separated|single)\b|list\b)|(?:in|using)\s+(?:the\s+)?(?:(?:user|customer|reader|"
+    r"plain|simple)\s+(?:english|german|french|spanish|italian|portuguese|dutch|japanese|chinese|language|"
+    r"register)\b|^\W*use\s+[\"“'][^\"”']{1,20}[\"”'],|"
+    r"\bas\s+an?\s+(?:table|(?:bulleted|numbered|comma-separated|single)\b|list\b)|(?:in|"
+    r"using)\s+(?:the\s+)?(?:(?:user|customer|reader|"
     r"student|patient|client)'s|their|the same|your)\s+language)"
 )
 #: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
@@ -195,16 +213,19 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r"requires?|includes?|include|encompass(?:es)?|cover|covers|consists?|has|have|will|was|were|"
            r"prohibits)\b|(?:these|the)\s+tasks?\b|your\s+(?:task|job)\s+is\s+to\s+either\b|ensure\b|"
            r"make sure\b|be sure\b|focus\b|note\b|remember\b|keep in mind\b|consider\b|always\b|never\b|"
-           r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|unless\b|only (?:count|use|consider|include)\b|"
+           r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|"
+           r"unless\b|only (?:count|use|consider|include)\b|"
            r"stay\b|cover\b|background\b|for (?:context|reference|background)\b|assume\b|"
            r"(?:our|my|their|his|her)\s+\w+|we\s+|i'm\s|i am\s|there (?:is|are)\b|it should\b)|"
            r",\s*ensuring\s+that\b")
 
-EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?(?:did|worked|performed) well\b|here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
+EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?(?:did|worked|performed) well\b|"
+                    r"here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
                     r"samples?|demonstrations?)|(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*"
                     r"(?:[:\-–—(]|$)|example\s+\w+\s*:|for example\s*[:,]|sample\s+(?:input|output|answer|"
                     r"response|reply)s?\s*:|examples?\s+(?:of|for)\b.*:\s*$|"
-                    r"(?:input|q|question|user|text|sentence)\s*\d*\s*:.*\b(?:output|a|answer|assistant|label)\s*\d*\s*:"
+                    r"(?:input|q|question|user|text|sentence)\s*\d*\s*:.*\b(?:output|a|answer|assistant|"
+                    r"label)\s*\d*\s*:"
                     r"\s*\S)")
 HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:|\[[A-Z][\w /&()'-]{0,40}\]|"
                      r"<[A-Za-z_][\w\- ]{0,40}>)\s*$")
@@ -233,7 +254,8 @@ CODE_LINE = re.compile(r"^\s*(?:CREATE|SELECT|INSERT|UPDATE|DELETE|ALTER|DROP|WI
 #: A row of pasted data: comma-separated values or a markdown table row.
 DATA_ROW = re.compile(r"^\s*\|.*\|\s*$|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
-INTRO = _rx(_LEAD + r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|provided|"
+INTRO = _rx(_LEAD + r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|"
+                    r"provided|"
             r"shown)|you(?:'ll| will) (?:see|receive|get)\b)")
 
 
@@ -251,7 +273,8 @@ def cues_of(text: str) -> set[Component]:
         found.add(R)
     if EXAMPLE_START.search(head):
         found.add(E)
-    if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not re.match(r"^\W*(?:why|what if)\b", head, re.I)):
+    rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I)
+    if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical):
         found.add(D)
     if OUTPUT.search(_MATERIAL.sub(" ", head)) or OPTIONS.search(head):
         found.add(O)
@@ -265,14 +288,15 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     if E in cues:
         return {E}
     if R in cues:
-        role_and_task = re.match(r"^\W*i want you to act as\b|^\W*(?:as\s+(?:an?|the)\s+[\w\- ,]{0,120}?,|you are\b[^;.]{0,120};|"
-                                 r"act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond)\b", text, re.I)
+        role_and_task = re.match(r"^\W*i want you to act as\b|^\W*(?:as\s+(?:an?|the)\s+[\w\- ,]{0,120}?,|"
+                                 r"you are\b[^;.]{0,120};|act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
+                                 _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
     if O in cues:
         return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
     if D in cues and A in cues:
-        if re.search(r"^\W*my first (?:command|request|question)\b|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS + r")\b|"
-                     + REQUEST, text, re.I):
+        if re.search(r"^\W*my first (?:command|request|question)\b|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS +
+                     r")\b|" + REQUEST, text, re.I):
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
             return {D, A}  # the task, with a constraint on it

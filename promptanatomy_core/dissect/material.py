@@ -10,8 +10,9 @@ from typing import Sequence
 DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|~{3,}|\"\"\"|'''|<<<|>>>)\s*$")
 #: A speaker's turn: "Ana (PM): …", "[00:12] Raj: …", "Visitor: …".
 TURN = re.compile(r"^\s*(?:\[[\d:.]{4,12}\]\s*)?([A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*){0,2})(?:\s*\([^)]{1,25}\))?:\s+\S")
-#: A line of a log ("2025-04-02T03:14:07Z INFO …", "[12:03:44] ERROR …") or a changelog ("- feat: …", "* fix(ui): …").
-_RECORD = re.compile(r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}:\d{2}\]|(?:INFO|WARN(?:ING)?|ERROR|DEBUG)\b|"
+#: A line of a log ("2025-04-02T03:14:07Z INFO …", "[12:03:44] ERROR …") or of a changelog ("- feat: …").
+_RECORD = re.compile(r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}:\d{2}\]|(?:INFO|WARN(?:ING)?|ERROR|"
+                     r"DEBUG)\b|"
                      r"[-*]\s+(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:)")
 _OPEN_JSON = re.compile(r"^\s*[\[{]\s*$")
 _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")

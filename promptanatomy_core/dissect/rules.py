@@ -344,7 +344,8 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         last = i == len(sentences) - 1
         key = key_value(s.text)
         key_slot = bool(key and PLACEHOLDER.fullmatch(key[1].strip("\"'“”")))  # "Player says: "{line}""
-        quoted = bool(key and len(key[1]) > 20 and key[1][:1] in "\"“«„" and not cues_of(key[0]))  # a quoted value: Dictation: "Forty-two …"
+        # a quoted value under a plain label: 'Dictation: "Forty-two-year-old male …'
+        quoted = bool(key and len(key[1]) > 20 and key[1][:1] in "\"“«„" and not cues_of(key[0]))
         bare = s.text.lstrip("# ")  # "### Input:" on its own line labels the input below it
         is_input = bool(INPUT_LABEL.match(s.text) or (bare != s.text and bare.rstrip().endswith(":") and
                                                       INPUT_LABEL.match(bare)) or
