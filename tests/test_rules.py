@@ -163,8 +163,8 @@ def test_schema_fields_sections_and_sql_in_a_schema_section() -> None:
                      "**Action items** (a table)\n### Schema\nCREATE TABLE orders (id INT);\nStrings:\n"
                      "Insufficient funds.\n"))
     assert got["- vendor_name (string)"] == got["- total_amount (number)"] == "O"
-    assert got["Use exactly these sections:"] == got["**Summary** (2-3 sentences)"] == got["**Action items** (a table)"] \
-        == "O"
+    structure = ["Use exactly these sections:", "**Summary** (2-3 sentences)", "**Action items** (a table)"]
+    assert [got[t] for t in structure] == ["O", "O", "O"]
     assert got["CREATE TABLE orders (id INT);"] == "A"
     assert got["Strings:"] == got["Insufficient funds."] == "D"
 
@@ -173,7 +173,8 @@ def test_statements_under_a_background_heading_and_style_cues() -> None:
     got = dict(codes("You are Skye, the assistant for Aurora Air.\n## What you know\n- Check-in opens 30 hours before "
                      "departure.\n- Name changes cost €45 per passenger.\n- Tell them the rebooking options.\n"
                      "### Available information\nYou can see the last 20 transactions.\n## How to answer\n"
-                     "Never guess about visas.\nOur brand voice is playful.\nAvoid the words \"synergy\" and \"leverage\"."
+                     "Never guess about visas.\nOur brand voice is playful.\nAvoid the words \"synergy\" and "
+                     "\"leverage\"."
                      "\nUse British spelling."))
     assert got["- Check-in opens 30 hours before departure."] == got["- Name changes cost €45 per passenger."] == "A"
     assert got["- Tell them the rebooking options."] == "D"  # an instruction stays one
@@ -224,7 +225,8 @@ def test_arrow_demonstrations_data_rows_criteria_and_chatty_requests() -> None:
 
 
 def test_markdown_input_labels_named_few_shot_keys_and_examples_of_past_work() -> None:
-    got = [c for _, c in codes("Write alt text for the photo.\n\nCaption: Fire at a warehouse.\nAlt text: Two firefighters."
+    got = [c for _, c in codes("Write alt text for the photo.\n\nCaption: Fire at a warehouse.\nAlt text: Two "
+                               "firefighters."
                                "\n\nCaption: Coach celebrates.\nAlt text: A woman leaps.\n\nCaption: {caption}\n"
                                "Photographer's notes: {notes}\nAlt text:")]
     assert got == ["D", "E", "E", "E", "E", "D", "D", "D"]
@@ -236,8 +238,10 @@ def test_markdown_input_labels_named_few_shot_keys_and_examples_of_past_work() -
 
 
 def test_a_chatty_paragraph_is_not_one_directive_block() -> None:
-    got = dict(codes("I'm preparing a talk for a library evening, and the topic is phone scams. Most of the audience will "
-                     "be over 70. I'd like it to cover the three most common scam types. Keep the language really plain."))
+    got = dict(codes("I'm preparing a talk for a library evening, and the topic is phone scams. Most of the "
+                     "audience will "
+                     "be over 70. I'd like it to cover the three most common scam types. Keep the language really "
+                     "plain."))
     assert got["Most of the audience will be over 70."] == "A"
     assert got["I'd like it to cover the three most common scam types."] == "D"
     assert got["Keep the language really plain."] == "O"
@@ -290,8 +294,10 @@ def test_pasted_material_by_its_shape() -> None:
 
 def test_logs_changelogs_quoted_values_and_bare_questions() -> None:
     got = dict(codes("what's going on here\n2025-04-02T03:14:07Z INFO api request 200\n"
-                     "2025-04-02T03:14:09Z WARN db pool exhausted\nRelease notes:\n- feat: dark mode for widgets (#1440)\n"
-                     "- chore: bump react-native to 0.74 (#1398)\nDictation: \"Forty-two-year-old male. No numbness.\""))
+                     "2025-04-02T03:14:09Z WARN db pool exhausted\nRelease notes:\n- feat: dark mode for widgets "
+                     "(#1440)\n"
+                     "- chore: bump react-native to 0.74 (#1398)\nDictation: \"Forty-two-year-old male. No "
+                     "numbness.\""))
     assert got["2025-04-02T03:14:07Z INFO api request 200"] == got["2025-04-02T03:14:09Z WARN db pool exhausted"] == "D"
     assert got["- feat: dark mode for widgets (#1440)"] == got["- chore: bump react-native to 0.74 (#1398)"] == "D"
     assert got["Dictation: \"Forty-two-year-old male."] == got["No numbness.\""] == "D"
@@ -310,7 +316,8 @@ def test_casual_briefs_workflow_and_message_headings() -> None:
     assert got["hey! need 3 facebook ads for our spring sale"] == "D"
     assert got["vibe = warm, a little playful"] == got["Write in British English."] == "O"
     assert got["for each one give me a headline (max 40 characters)"] == "O"
-    got = dict(codes("You are a triage assistant.\n# Workflow\n1. Read the message.\nNotes:\n- Money is stored in cents.\n"
+    got = dict(codes("You are a triage assistant.\n# Workflow\n1. Read the message.\nNotes:\n- Money is stored in "
+                     "cents.\n"
                      "# Member message\nI've had a sore throat for 4 days."))
     assert got["# Workflow"] == got["1. Read the message."] == "D"
     assert got["Notes:"] == got["- Money is stored in cents."] == "A"
