@@ -304,6 +304,17 @@ def test_logs_changelogs_quoted_values_and_bare_questions() -> None:
     assert codes("how long do i boil an egg for a jammy yolk") == [("how long do i boil an egg for a jammy yolk", "D")]
 
 
+def test_table_demonstrations_and_an_answer_template() -> None:
+    got = [c for _, c in codes("Triage each claim note into a queue.\n\n| Claim note | Queue |\n|---|---|\n"
+                               "| Burst pipe, photos attached | FAST_TRACK |\n| Cracked wall | SPECIALIST |\n\n"
+                               "Claim note: Storm blew tiles off.")]
+    assert got == ["D", "E", "E", "E", "E", "D"]
+    got = dict(codes("Fill in our CRM summary from the transcript below.\nFields:\nCompany:\nBudget:\n"
+                     "Deal stage (one of: Discovery, Qualified):\nTranscript:\nRep: Thanks for your time."))
+    assert got["Company:"] == got["Budget:"] == got["Deal stage (one of: Discovery, Qualified):"] == "O"
+    assert got["Transcript:"] == got["Rep: Thanks for your time."] == "D"
+
+
 def test_a_rule_between_horizontal_rules_is_not_material() -> None:
     got = dict(codes("You are a support bot.\n---\nNever promise refunds.\nAlways answer in English.\n---\n"
                      "Help the customer with their order."))

@@ -139,7 +139,7 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|ou
                   r"season|subject|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
                   r"user|customer|human|latin text|english|french|german|spanish|s|n|"
-                  r"x)\s*(?:#?\d+\s*)?(?:\([^)]{1,30}\)\s*)?)"
+                  r"x)\s*(?:#?\d+\s*)?(?:\([^)]{1,60}\)\s*)?)"
                   r"\s*[:=]")
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
 FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb|php|c|cpp|h|log|txt|json|ya?ml|csv|"

@@ -57,6 +57,35 @@ def _arrow_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     return (demos, {last}) if len(demos) >= 2 else (set(), set())
 
 
+def _table_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
+    """(demonstration lines, query lines) of a markdown table of demonstrations whose first column names the final
+    query's key ("| Claim note | Queue |" rows, then "Claim note: …")."""
+    last = key_value(lines[-1][0].text) if lines else None
+    rows = [li for li, line in enumerate(lines) if re.match(r"^\s*\|.*\|\s*$", line[0].text)]
+    if last is None or len(rows) < 3:
+        return set(), set()
+    header = [c.strip().lower() for c in lines[rows[0]][0].text.strip().strip("|").split("|")]
+    if header[0] != last[0] or len(header) < 2:
+        return set(), set()
+    return set(rows), {len(lines) - 1}
+
+
+def _template_lines(lines: list[list[_Sent]]) -> set[int]:
+    """An answer template: three or more lines in a row that are only a label ("Company:", "Budget:", "Deal stage
+    (one of: …):"), with the heading line above them ("Fields:"): what the answer must fill in."""
+    out: set[int] = set()
+    run: list[int] = []
+    for li, line in enumerate(lines + [[]]):
+        if line and len(line) == 1 and re.match(r"^\s*[-*]?\s*[A-Z][^:(\n]{0,60}(?:\([^)\n]*\))?\s*:\s*$", line[0].text) and \
+                not line[0].input_label:
+            run.append(li)
+            continue
+        if len(run) >= 3 and run[-1] < len(lines) - 1:  # not the open slots a prompt ends with
+            out.update(run)
+        run = []
+    return out
+
+
 def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines): ``Key: value`` pairs before a final open query with the same keys; the
     query's lines are contiguous (a blank line ends it)."""
@@ -107,7 +136,10 @@ class RulesDissector(Dissector):
         material = material_lines([line[0].text for line in lines], [any(m.cues for m in line) for line in lines])
         demos, queries = _arrow_lines(lines)
         if not demos:
+            demos, queries = _table_lines(lines)
+        if not demos:
             demos, queries = _few_shot_lines(lines, blank_before)
+        template = _template_lines(lines)
         labels: dict[int, set[Component]] = {}
         section: Component | None = None
         section_is_markdown = False
@@ -133,6 +165,9 @@ class RulesDissector(Dissector):
                     not section_is_markdown else section
             if all(m.reference for m in line):
                 labels.update((m.index, {A}) for m in line)
+                continue
+            if li in template:
+                labels.update((m.index, {O}) for m in line)
                 continue
             heading = heading_component(first.text) if len(line) == 1 and not first.input_label and li not in queries \
                 else None
@@ -323,7 +358,8 @@ def _input_label_line(text: str) -> bool:
     tag = OPENING_TAG.match(text)
     heading = re.match(r"^\s*#{1,6}\s+(.+)$", text)
     return bool(re.match(r"^\s*\[[^\]]{1,40}\]\s*$", text) or FILE_LABEL.match(text) or
-                (heading and ":" not in heading.group(1).rstrip(": ") and not REFERENCE.search(heading.group(1)) and
+                (heading and not re.search(r"[:(),]", heading.group(1).rstrip(": ")) and
+                 not REFERENCE.search(heading.group(1)) and
                  INPUT_LABEL.match(heading.group(1).rstrip(": ") + ":")) or
                 (tag and INPUT_LABEL.match(tag.group(1).replace("_", " ") + ":") and
                  not re.search(REFERENCE.pattern + r"|document", tag.group(1), re.I)))  # <document>: retrieved
