@@ -70,14 +70,17 @@ def _table_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     return set(rows), {len(lines) - 1}
 
 
+#: A line that is only a label: "Company:", "Deal stage (one of: Discovery, Qualified):".
+_LABEL_ONLY = re.compile(r"^\s*[-*]?\s*[A-Z][^:(\n]{0,60}(?:\([^)\n]*\))?\s*:\s*$")
+
+
 def _template_lines(lines: list[list[_Sent]]) -> set[int]:
     """An answer template: three or more lines in a row that are only a label ("Company:", "Budget:", "Deal stage
     (one of: …):"), with the heading line above them ("Fields:"): what the answer must fill in."""
     out: set[int] = set()
     run: list[int] = []
     for li, line in enumerate(lines + [[]]):
-        if line and len(line) == 1 and re.match(r"^\s*[-*]?\s*[A-Z][^:(\n]{0,60}(?:\([^)\n]*\))?\s*:\s*$", line[0].text) and \
-                not line[0].input_label:
+        if line and len(line) == 1 and _LABEL_ONLY.match(line[0].text) and not line[0].input_label:
             run.append(li)
             continue
         if len(run) >= 3 and run[-1] < len(lines) - 1:  # not the open slots a prompt ends with
