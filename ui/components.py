@@ -38,8 +38,10 @@ def settings_sidebar() -> None:
             st.session_state[state.SETTING_DISSECTOR] = (
                 state.DEFAULT_DISSECTOR if state.DEFAULT_DISSECTOR in names else names[0])
         st.selectbox("Dissector", names, key=state.SETTING_DISSECTOR,
-                     help="rules: fast, offline cue rules. llm: asks a model about each sentence "
-                          "(slow on CPU: tens of seconds).")
+                     help="rules: fast, offline cue rules; on prompts unlike the ones they were written on, about "
+                          "four sentences in five get the labels an independent annotator gives (README, Accuracy), "
+                          "so check the labels and fix them by hand on the Dissect page. llm: asks a model about "
+                          "each sentence (slow on CPU: tens of seconds).")
         uses_model = st.session_state[state.SETTING_DISSECTOR] in engine.MODEL_DISSECTORS
         st.session_state.setdefault(state.SETTING_MODEL, state.DEFAULT_MODEL)
         st.text_input("Model SPEC (llm dissector)", key=state.SETTING_MODEL, disabled=not uses_model,
