@@ -41,7 +41,8 @@ def settings_sidebar() -> None:
                      help="rules: fast, offline cue rules; on prompts unlike the ones they were written on, about "
                           "four sentences in five get the labels an independent annotator gives (README, Accuracy), "
                           "so check the labels and fix them by hand on the Dissect page. llm: asks a model about "
-                          "each sentence (slow on CPU: tens of seconds).")
+                          "each sentence (slow on CPU: tens of seconds); worth it with a capable model, not with the "
+                          "small embedded one, which labels far fewer sentences right than rules.")
         uses_model = st.session_state[state.SETTING_DISSECTOR] in engine.MODEL_DISSECTORS
         st.session_state.setdefault(state.SETTING_MODEL, state.DEFAULT_MODEL)
         st.text_input("Model SPEC (llm dissector)", key=state.SETTING_MODEL, disabled=not uses_model,
