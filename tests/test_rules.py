@@ -8,6 +8,7 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
+from promptanatomy_core.dissect.material import runs
 from promptanatomy_core.text import PromptError
 from promptanatomy_core.types import Component
 
@@ -313,6 +314,11 @@ def test_table_demonstrations_and_an_answer_template() -> None:
                      "Deal stage (one of: Discovery, Qualified):\nTranscript:\nRep: Thanks for your time."))
     assert got["Company:"] == got["Budget:"] == got["Deal stage (one of: Discovery, Qualified):"] == "O"
     assert got["Transcript:"] == got["Rep: Thanks for your time."] == "D"
+
+
+def test_runs_of_consecutive_flags() -> None:
+    assert list(runs([False, True, True, False, True])) == [[1, 2], [4]]
+    assert list(runs([])) == [] and list(runs([True])) == [[0]]
 
 
 def test_a_rule_between_horizontal_rules_is_not_material() -> None:

@@ -251,8 +251,10 @@ _KEY = re.compile(r"^[\s*>\-]*([A-Z][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)
 
 #: A line of SQL (or another language that shouts its keywords): no instruction, whatever its first word.
 CODE_LINE = re.compile(r"^\s*(?:CREATE|SELECT|INSERT|UPDATE|DELETE|ALTER|DROP|WITH)\s+[A-Z(*]")
-#: A row of pasted data: comma-separated values or a markdown table row.
-DATA_ROW = re.compile(r"^\s*\|.*\|\s*$|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
+#: A markdown table row.
+TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+#: A row of pasted data: a markdown table row or comma-separated values.
+DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
 INTRO = _rx(_LEAD + r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|"
                     r"provided|"

@@ -5,7 +5,7 @@ not an instruction."""
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Iterator, Sequence
 
 DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|~{3,}|\"\"\"|'''|<<<|>>>)\s*$")
 #: A speaker's turn: "Ana (PM): …", "[00:12] Raj: …", "Visitor: …".
@@ -36,19 +36,25 @@ def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     return out
 
 
+def runs(flags: Sequence[bool]) -> Iterator[list[int]]:
+    """The runs of consecutive indices whose flag is set: ``[F, T, T, F, T]`` → ``[1, 2]``, ``[4]``."""
+    run: list[int] = []
+    for i, flag in enumerate([*flags, False]):
+        if flag:
+            run.append(i)
+        elif run:
+            yield run
+            run = []
+
+
 def _transcript(texts: Sequence[str]) -> set[int]:
     """Runs of at least three speaker turns in which some speaker speaks twice."""
+    turns = [TURN.match(t) for t in texts]
     out: set[int] = set()
-    run: list[tuple[int, str]] = []
-    for i, t in enumerate(list(texts) + [""]):
-        m = TURN.match(t)
-        if m:
-            run.append((i, m.group(1)))
-            continue
-        speakers = [s for _, s in run]
+    for run in runs([m is not None for m in turns]):
+        speakers = [turns[i].group(1) for i in run]
         if len(run) >= 3 and len(set(speakers)) < len(speakers):
-            out.update(i for i, _ in run)
-        run = []
+            out.update(run)
     return out
 
 
@@ -67,13 +73,4 @@ def _json_literal(texts: Sequence[str]) -> set[int]:
 
 def _records(texts: Sequence[str]) -> set[int]:
     """Runs of at least two log or changelog lines."""
-    out: set[int] = set()
-    run: list[int] = []
-    for i, t in enumerate(list(texts) + [""]):
-        if _RECORD.match(t):
-            run.append(i)
-            continue
-        if len(run) >= 2:
-            out.update(run)
-        run = []
-    return out
+    return {i for run in runs([bool(_RECORD.match(t)) for t in texts]) if len(run) >= 2 for i in run}

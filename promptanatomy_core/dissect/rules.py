@@ -23,11 +23,10 @@ from dataclasses import dataclass
 
 from ..types import Component, Dissection, Sentence
 from .base import Dissector, register
-from .material import material_lines
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
-                   OPENING_TAG, PLACEHOLDER,
-                   REFERENCE, REQUEST, ROLE_WEAK, TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative,
-                   key_value)
+                   OPENING_TAG, PLACEHOLDER, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of,
+                   heading_component, is_imperative, key_value)
+from .material import material_lines, runs
 
 
 @dataclass
@@ -61,7 +60,7 @@ def _table_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines) of a markdown table of demonstrations whose first column names the final
     query's key ("| Claim note | Queue |" rows, then "Claim note: …")."""
     last = key_value(lines[-1][0].text) if lines else None
-    rows = [li for li, line in enumerate(lines) if re.match(r"^\s*\|.*\|\s*$", line[0].text)]
+    rows = [li for li, line in enumerate(lines) if TABLE_ROW.match(line[0].text)]
     if last is None or len(rows) < 3:
         return set(), set()
     header = [c.strip().lower() for c in lines[rows[0]][0].text.strip().strip("|").split("|")]
@@ -77,16 +76,9 @@ _LABEL_ONLY = re.compile(r"^\s*[-*]?\s*[A-Z][^:(\n]{0,60}(?:\([^)\n]*\))?\s*:\s*
 def _template_lines(lines: list[list[_Sent]]) -> set[int]:
     """An answer template: three or more lines in a row that are only a label ("Company:", "Budget:", "Deal stage
     (one of: …):"), with the heading line above them ("Fields:"): what the answer must fill in."""
-    out: set[int] = set()
-    run: list[int] = []
-    for li, line in enumerate(lines + [[]]):
-        if line and len(line) == 1 and _LABEL_ONLY.match(line[0].text) and not line[0].input_label:
-            run.append(li)
-            continue
-        if len(run) >= 3 and run[-1] < len(lines) - 1:  # not the open slots a prompt ends with
-            out.update(run)
-        run = []
-    return out
+    bare = [len(line) == 1 and bool(_LABEL_ONLY.match(line[0].text)) and not line[0].input_label for line in lines]
+    # a run that ends the prompt is the open slots the answer continues, not a template
+    return {li for run in runs(bare) if len(run) >= 3 and run[-1] < len(lines) - 1 for li in run}
 
 
 def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> tuple[set[int], set[int]]:
