@@ -226,10 +226,9 @@ def test_arrow_demonstrations_data_rows_criteria_and_chatty_requests() -> None:
 
 
 def test_markdown_input_labels_named_few_shot_keys_and_examples_of_past_work() -> None:
-    got = [c for _, c in codes("Write alt text for the photo.\n\nCaption: Fire at a warehouse.\nAlt text: Two "
-                               "firefighters."
-                               "\n\nCaption: Coach celebrates.\nAlt text: A woman leaps.\n\nCaption: {caption}\n"
-                               "Photographer's notes: {notes}\nAlt text:")]
+    got = [c for _, c in codes("Write alt text for the photo.\n\nCaption: Fire at a warehouse.\n"
+                               "Alt text: Two firefighters.\n\nCaption: Coach celebrates.\nAlt text: A woman leaps.\n\n"
+                               "Caption: {caption}\nPhotographer's notes: {notes}\nAlt text:")]
     assert got == ["D", "E", "E", "E", "E", "D", "D", "D"]
     got = dict(codes("Summarise the status report.\n### Input:\nStatus: amber.\n### Response:"))
     assert got["### Input:"] == got["Status: amber."] == got["### Response:"] == "D"
@@ -240,9 +239,8 @@ def test_markdown_input_labels_named_few_shot_keys_and_examples_of_past_work() -
 
 def test_a_chatty_paragraph_is_not_one_directive_block() -> None:
     got = dict(codes("I'm preparing a talk for a library evening, and the topic is phone scams. Most of the "
-                     "audience will "
-                     "be over 70. I'd like it to cover the three most common scam types. Keep the language really "
-                     "plain."))
+                     "audience will be over 70. I'd like it to cover the three most common scam types. Keep the "
+                     "language really plain."))
     assert got["Most of the audience will be over 70."] == "A"
     assert got["I'd like it to cover the three most common scam types."] == "D"
     assert got["Keep the language really plain."] == "O"
@@ -295,10 +293,9 @@ def test_pasted_material_by_its_shape() -> None:
 
 def test_logs_changelogs_quoted_values_and_bare_questions() -> None:
     got = dict(codes("what's going on here\n2025-04-02T03:14:07Z INFO api request 200\n"
-                     "2025-04-02T03:14:09Z WARN db pool exhausted\nRelease notes:\n- feat: dark mode for widgets "
-                     "(#1440)\n"
-                     "- chore: bump react-native to 0.74 (#1398)\nDictation: \"Forty-two-year-old male. No "
-                     "numbness.\""))
+                     "2025-04-02T03:14:09Z WARN db pool exhausted\nRelease notes:\n"
+                     "- feat: dark mode for widgets (#1440)\n- chore: bump react-native to 0.74 (#1398)\n"
+                     "Dictation: \"Forty-two-year-old male. No numbness.\""))
     assert got["2025-04-02T03:14:07Z INFO api request 200"] == got["2025-04-02T03:14:09Z WARN db pool exhausted"] == "D"
     assert got["- feat: dark mode for widgets (#1440)"] == got["- chore: bump react-native to 0.74 (#1398)"] == "D"
     assert got["Dictation: \"Forty-two-year-old male."] == got["No numbness.\""] == "D"
@@ -333,9 +330,8 @@ def test_casual_briefs_workflow_and_message_headings() -> None:
     assert got["hey! need 3 facebook ads for our spring sale"] == "D"
     assert got["vibe = warm, a little playful"] == got["Write in British English."] == "O"
     assert got["for each one give me a headline (max 40 characters)"] == "O"
-    got = dict(codes("You are a triage assistant.\n# Workflow\n1. Read the message.\nNotes:\n- Money is stored in "
-                     "cents.\n"
-                     "# Member message\nI've had a sore throat for 4 days."))
+    got = dict(codes("You are a triage assistant.\n# Workflow\n1. Read the message.\nNotes:\n"
+                     "- Money is stored in cents.\n# Member message\nI've had a sore throat for 4 days."))
     assert got["# Workflow"] == got["1. Read the message."] == "D"
     assert got["Notes:"] == got["- Money is stored in cents."] == "A"
     assert got["# Member message"] == got["I've had a sore throat for 4 days."] == "D"
