@@ -27,6 +27,7 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "fresh (dev after a first blind run)": HERE / "data/fresh_prompts.jsonl",
              "extra (development)": HERE / "data/extra_prompts.jsonl",
              "more (development)": HERE / "data/more_prompts.jsonl",
+             "instruct (dev after a first blind run)": HERE / "data/instruct_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl"}
 
 
