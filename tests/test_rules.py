@@ -337,6 +337,30 @@ def test_casual_briefs_workflow_and_message_headings() -> None:
     assert got["# Member message"] == got["I've had a sore throat for 4 days."] == "D"
 
 
+def test_instruction_dataset_definitions_and_role_play_openers() -> None:
+    got = dict(codes("Definition: In this task, you are given a sentence from a news article. Your job is to list "
+                     "the people it names.\nNow complete the following example - Input: Ann met Bo. Output:"))
+    assert got["Definition: In this task, you are given a sentence from a news article."] == "D"
+    assert got["Now complete the following example - Input: Ann met Bo. Output:"] == "D"  # "Output:" is a slot
+    assert dict(codes("In this task, you will be given a comment. Classify it as toxic or not."))[
+        "In this task, you will be given a comment."] == "D"
+    for text, code in (("Pretend you're my landlord.", "R"), ("Be my IELTS examiner.", "R"),
+                       ("I want you to act as a sommelier.", "R"),
+                       ("I want you to act as an etymologist and trace the origin of the word I give you.", "DR"),
+                       ('My first word is "salary".', "D"), ("My first action: I open the door.", "D")):
+        assert dict(codes("I want you to act as a guide. " + text))[text] == code, text
+
+
+def test_multi_line_question_answer_demonstrations_before_an_open_chain_of_thought_query() -> None:
+    prompt = ("Solve the word problem.\n\nQ: Mia has 3 boxes of 12 pencils. How many pencils does she have?\n"
+              "A: 3 x 12 = 36 pencils.\n#### 36\n\nQ: Leo has 2 bags of 5 apples. How many apples?\nA: 2 x 5 = 10."
+              "\n#### 10\n\nQ: A bus carries 45 students. How many buses do 312 students need?\n"
+              "A: Let's think step by step.")
+    got = dict(codes(prompt))
+    assert got["Q: Mia has 3 boxes of 12 pencils."] == got["A: 2 x 5 = 10."] == "E"
+    assert got["Q: A bus carries 45 students."] == got["A: Let's think step by step."] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

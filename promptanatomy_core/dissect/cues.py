@@ -30,7 +30,8 @@ _TASK_VERBS = (
     r"simulate|play|continue|finish|read|route|triage|screen|flag|moderate|teach|tutor|walk|convince|persuade|"
     r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
     r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
-    r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull"
+    r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
+    r"trace|indicate"
 )
 ROLE = _rx(
     _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
@@ -39,7 +40,8 @@ ROLE = _rx(
     r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
     r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your|"
     r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"
-    r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are)|imagine\s+(?:you are|you're|that you are)|"
+    r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are|you're|ur|you'?re)\b|^\W*be\s+(?:my|our)\s+|"
+    r"you(?:'ll| will)\s+be\s+(?:an?|my|the)\s+(?!(?:list|set|copy|few|couple|series|number)\b)|imagine\s+(?:you are|you're|that you are)|"
     r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
     r"you\s+will\s+(?:act|serve|be acting|play)\s+as\b|you\s+(?:act|serve|work)\s+as\b|"
     r"(?:an?)\s+[\w\- ,]{3,80}?\s+(?:like|such as)\s+(?:you|yourself)\b|i want you to act as\b|"
@@ -57,6 +59,10 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
 #: A request in the first person: "I'd love help planning the route", "can you help me".
 REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|"
            r"\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) you (?:please\s+)?help\b")
+#: The user's first turn after a role-play set-up: "My first request is …", "My first action: …".
+MY_FIRST = (r"my first\s+(?:[\w-]+\s+)?(?:command|request|question|sentence|word|query|instruction|action|prompt|"
+            r"message|input|idea|topic|task|move|line|text|suggestion|statement|order|problem|"
+            r"paragraph)s?\s*(?:is\b|:)")
 DIRECTIVE = _rx(
     _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
             r"once|"
@@ -72,8 +78,8 @@ DIRECTIVE = _rx(
     r"some\s)|"
     r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
-    r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|"
-    r"my first (?:command|request|question|sentence)\b|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
+    r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|" +
+    MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
     r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
@@ -91,7 +97,7 @@ ensure enter enumerate escalate estimate evaluate examine exclude execute expand
 extract fetch figure file fill filter finalise finalize find finish fix flag flatten focus follow forecast format
 forward frame gather generate give grade greet group guess guide handle help highlight identify ignore illustrate
 implement import improve include incorporate index infer inform insert inspect interpret introduce investigate invite
-itemise itemize join judge justify keep label leave link list locate log look make map mark mask match measure mention
+indicate itemise itemize join judge justify keep label leave link list locate log look make map mark mask match measure mention
 merge migrate minimise minimize mirror model moderate modify monitor name narrate negotiate normalise normalize note
 notify number observe obtain offer omit open optimise optimize order organise organize outline output paraphrase parse
 perform pick place plan play point polish populate port predict prefer prepare present preserve prevent prioritise
@@ -102,7 +108,7 @@ request research reshape resolve respond restate restructure retrieve return reu
 rhyme rotate round route run sanitise sanitize save scan schedule score screen search select send separate sequence set
 share shorten show sign simplify simulate sketch skip solve sort specify spell split standardise standardize start
 state stay stop store stress structure study submit suggest summarise summarize supply support swap synthesise
-synthesize tabulate tag tailor take talk teach tell test think tighten track train transcribe transform translate treat
+synthesize tabulate tag tailor take talk teach tell test think tighten trace track train transcribe transform translate treat
 triage trim troubleshoot try turn tweak type underline understand unify update upgrade use validate verify visualise
 visualize walk warn weigh weight word work wrap write
 """.split())
@@ -174,7 +180,7 @@ OUTPUT = _rx(
     r"\btone\b|\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:include|add|explain|output|"
     r"use the words)|without (?:any )?(?:explanation|commentary|preamble)|comments? explaining|"
     r"(?:start|begin|end|sign|close)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
-    r"(?:with|off)\b|sign (?:off|the)|title\b|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|to)\b|wrapped\b|"
+    r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b)|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|to)\b|wrapped\b|"
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
@@ -207,6 +213,8 @@ OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z
 #: A format word naming the task's material, not the answer's form: "the CSV below", "the schema provided".
 _MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|markdown|schema)\b(?!\s+(?:format|schema))|"
                 r"\bschema\s+(?:below|above|provided|given)\b")
+#: The answer slot of a demonstration or query written on one line: "Input: … Output: …".
+_SLOT = _rx(r"(?<=\S)\s+(?:output|answer)\s*:(?=\s|$)")
 #: Background and constraints: conditions, prohibitions, facts about the task.
 INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|context|input|text|data|reader|"
            r"audience|user|customer|student|project|team|company|policy|school|class)\s+(?:is|are|involves?|"
@@ -256,14 +264,18 @@ TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 #: A row of pasted data: a markdown table row or comma-separated values.
 DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
-INTRO = _rx(_LEAD + r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|"
+INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|"
                     r"provided|"
             r"shown)|you(?:'ll| will) (?:see|receive|get)\b)")
 
 
+#: The instruction-dataset label in front of a task definition ("Definition: In this task, you are given …").
+_DEFINITION = _rx(r"^\W*(?:task\s+)?definition\s*:\s*")
+
+
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
-    head = text[:400]
+    head = _DEFINITION.sub("", text[:400])
     if CODE_LINE.match(head):
         return set()
     if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b", head, re.I):
@@ -278,7 +290,7 @@ def cues_of(text: str) -> set[Component]:
     rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I)
     if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical):
         found.add(D)
-    if OUTPUT.search(_MATERIAL.sub(" ", head)) or OPTIONS.search(head):
+    if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", head))) or OPTIONS.search(head):
         found.add(O)
     if INFO.search(head):
         found.add(A)
@@ -290,14 +302,14 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     if E in cues:
         return {E}
     if R in cues:
-        role_and_task = re.match(r"^\W*i want you to act as\b|^\W*(?:as\s+(?:an?|the)\s+[\w\- ,]{0,120}?,|"
-                                 r"you are\b[^;.]{0,120};|act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
+        role_and_task = re.match(r"^\W*(?:as\s+(?:an?|the)\s+[\w\- ,]{0,120}?,|you are\b[^;.]{0,120};|"
+                                 r"(?:please\s+|i want you to\s+)?act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
                                  _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
     if O in cues:
         return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
     if D in cues and A in cues:
-        if re.search(r"^\W*my first (?:command|request|question)\b|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS +
+        if re.search(r"^\W*" + MY_FIRST + r"|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS +
                      r")\b|" + REQUEST, text, re.I):
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
@@ -310,7 +322,8 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
-                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
+                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|^\W*(?:your|the)\s+(?:task|job)\s+is\s+to\s+(?:" +
+                  _TASK_VERBS + r")\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
                   r"\b(?:and|then)\s+(?:return|label|mark|classify|output)|"
                   r"^\W*(?:please\s+)?(?:write|create|draft|compose|generate|produce)\s+an?\s+"
                   r"(?!(?:brief|short|single|one|few)\b)")

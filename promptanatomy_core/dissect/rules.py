@@ -81,6 +81,10 @@ def _template_lines(lines: list[list[_Sent]]) -> set[int]:
     return {li for run in runs(bare) if len(run) >= 3 and run[-1] < len(lines) - 1 for li in run}
 
 
+#: The start of an answer left for the model to continue: "A: Let's think step by step."
+_OPEN_ANSWER = re.compile(r"^\W*let'?s (?:think|work|solve|reason)\b[^.]{0,40}\.?\s*$|^\W*(?:\.{3}|…|_+|\?)\s*$", re.I)
+
+
 def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines): ``Key: value`` pairs before a final open query with the same keys; the
     query's lines are contiguous (a blank line ends it)."""
@@ -95,7 +99,7 @@ def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> 
 
     for end in range(len(keyed) - 1, -1, -1):
         i, kv = keyed[end]
-        if kv is None or kv[1] and not PLACEHOLDER.search(kv[1]):
+        if kv is None or kv[1] and not PLACEHOLDER.search(kv[1]) and not _OPEN_ANSWER.match(kv[1]):
             continue
         query_keys = {kv[0]}
         start = end
