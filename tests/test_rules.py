@@ -361,6 +361,37 @@ def test_multi_line_question_answer_demonstrations_before_an_open_chain_of_thoug
     assert got["Q: A bus carries 45 students."] == got["A: Let's think step by step."] == "D"
 
 
+def test_inputs_named_by_the_task_above_the_slot_or_pointed_at() -> None:
+    got = dict(codes("Premise: A man fixes a bike.\nHypothesis: A man repairs a bike.\n"
+                     "Does the premise entail the hypothesis?"))
+    assert got["Premise: A man fixes a bike."] == got["Hypothesis: A man repairs a bike."] == "D"
+    got = dict(codes("Given a claim and evidence, decide whether the evidence supports the claim.\n"
+                     "Evidence: Curie won two Nobel Prizes.\nClaim: Curie won a Nobel Prize in medicine.\nLabel:"))
+    assert got["Evidence: Curie won two Nobel Prizes."] == "A"  # consulted, not worked on
+    got = dict(codes("Rewrite the sentence so that a child can understand it.\nComplex: The council deferred the "
+                     "schedule.\nSimple:"))
+    assert got["Complex: The council deferred the schedule."] == "D"
+    got = dict(codes("continue this story, same style:\n\nThe keeper had not spoken in eleven days. On the twelfth, "
+                     "a boat appeared."))
+    assert got["The keeper had not spoken in eleven days."] == got["On the twelfth, a boat appeared."] == "D"
+
+
+def test_a_users_question_amid_their_background_stays_the_task() -> None:
+    got = dict(codes("In Excel I have dates in one column and amounts in the next. How do I sum March only? "
+                     "I'm on the German version."))
+    assert got["How do I sum March only?"] == "D"
+    assert got["In Excel I have dates in one column and amounts in the next."] == "A"
+
+
+@pytest.mark.parametrize("sentence", ["Answer yes or no.", "Give only the number.", "Dont make it too long",
+                                      "Write the names separated by commas.", "Use YYYY-MM for all dates.",
+                                      "Be direct; I prefer blunt feedback.", "Go clause by clause.",
+                                      "Mark the correct option with an asterisk.",
+                                      "Do not write the whole conversation at once."])
+def test_more_form_phrasings(sentence: str) -> None:
+    assert dict(codes("Summarise the text. " + sentence))[sentence] == "O"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -31,7 +31,7 @@ _TASK_VERBS = (
     r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
     r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
-    r"trace|indicate"
+    r"trace|indicate|turn"
 )
 ROLE = _rx(
     _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
@@ -156,7 +156,7 @@ OPENING_TAG = re.compile(r"^\s*<([A-Za-z_][\w\- ]{0,40})>\s*$")
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
 #: Inside a long line: the task's input or the announcement of the task.
 TASK_IN_LINE = _rx(r"now complete the question\s*:|```|below is an instruction that describes a task")
-OPEN_SLOT = re.compile(r"^\s*(?:#{1,6}\s*)?[A-Z][\w ]{0,30}:\s*$")
+OPEN_SLOT = re.compile(r"^\s*(?:#{1,6}\s*)?[A-Z][\w ;'-]{0,30}:\s*$")
 QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 
 OUTPUT = _rx(
@@ -206,7 +206,15 @@ OUTPUT = _rx(
     r"register)\b|^\W*use\s+[\"“'][^\"”']{1,20}[\"”'],|"
     r"\bas\s+an?\s+(?:table|(?:bulleted|numbered|comma-separated|single)\b|list\b)|(?:in|"
     r"using)\s+(?:the\s+)?(?:(?:user|customer|reader|"
-    r"student|patient|client)'s|their|the same|your)\s+language)"
+    r"student|patient|client)'s|their|the same|your)\s+language|"
+    r"\b(?:answer|reply|respond|say)\s+(?:with\s+)?(?:just\s+|only\s+)?[\"'“]?(?:yes|true)[\"'”]?\s+or\s+[\"'“]?"
+    r"(?:no|false)\b|^\W*(?:yes|true)\s+or\s+(?:no|false)\W*$|\bonly\s+the\s+(?:number|letter|label|name|"
+    r"final answer|result|query|sql|word|score|category)\b|separated by (?:commas?|semicolons?|spaces?|new ?lines?|"
+    r"tabs?)|\b(?:not|dont|don't|no)\b[^.]{0,15}\b(?:too|overly)\s+(?:long|short|wordy|lengthy)\b|\b(?:one of|choose from|pick from)\s*:|"
+    r"^\W*be\s+(?:direct|concise|brief|blunt|succinct|terse)\b|^\W*go\s+(\w+)\s+by\s+\1\b|"
+    r"\b(?-i:(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+)\b|rhyme scheme|"
+    r"\bmark\s+(?:the|each)\s+\w+(?:\s+\w+)?\s+with\b|\bone per (?:message|reply|turn)\b|"
+    r"\b(?:at once|in one go)\b)"
 )
 #: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
 OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*")
@@ -240,7 +248,7 @@ HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}
 #: A closing XML-style tag on its own line: the end of the section its opening tag began.
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
-REFERENCE = _rx(r"\b(?:reference|context|background|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
+REFERENCE = _rx(r"\b(?:reference|context|background|evidence|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
                 r"excerpts|passages|snippets|sources|search results|"
                 r"about (?:the|us))\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (

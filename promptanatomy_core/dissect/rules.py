@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..types import Component, Dissection, Sentence
 from .base import Dissector, register
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
-                   OPENING_TAG, PLACEHOLDER, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of,
+                   OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of,
                    heading_component, is_imperative, key_value)
 from .material import material_lines, runs
 
@@ -204,6 +204,7 @@ class RulesDissector(Dissector):
             self._label_line(line, section, mode, labels, stated)
             carry, announcer = _announced(line[-1], labels), line[-1].index
         _label_trailing_data(lines, labels)
+        _label_named_inputs(lines, labels, blank_before)
         _ensure_task(lines, labels)
         _continue_quotations(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
@@ -244,7 +245,9 @@ class RulesDissector(Dissector):
             after_input = after_input or m.input_label
             if m.weak_role and not o:
                 o = {R} if block is R else {A}
-            if block is not None:
+            if block is A and D in o and (QUESTION.search(m.text) or INTRO.match(m.text)):
+                got = o  # the user's own question or pointer amid the background they give
+            elif block is not None:
                 got = {D} if block is D and mode is D else \
                     {block} | (o - {A} if block is O and section is O else o)  # the input is data; a style rule is form
             elif mode is D and not (o - {D}):
@@ -303,22 +306,50 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
             return
 
 
+#: Words that point the task at material: "the data below", "this email", "here are my notes".
+_POINTER = re.compile(r"\b(?:below|following|this|these|here(?:'s| is| are))\b", re.I)
+
+
 def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
-    """Data lines that close the prompt after an instruction pointing at them ("… from the data below") are the
+    """Data lines that close the prompt after an instruction pointing at them ("… from the data below", "continue
+    this story:"), or that stand just above the open slot the answer fills ("Complex: …" above "Simple:"), are the
     task's input."""
-    start = len(lines)
-    for li in range(len(lines) - 1, -1, -1):
+    slot = bool(lines) and len(lines[-1]) == 1 and bool(OPEN_SLOT.match(lines[-1][0].text))  # "Simple:", "TL;DR:"
+    start = len(lines) - slot
+    for li in range(start - 1, -1, -1):
         if any(INTRO.match(m.text) for m in lines[li]):
             return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
         if any(m.cues - {A} or labels[m.index] != {A} for m in lines[li]):
             break
         start = li
-    trailing = [m for line in lines[start:] for m in line]
+    trailing = [m for line in lines[start:len(lines) - slot] for m in line]
     earlier = [m for line in lines[:start] for m in line]
-    if trailing and any(D in labels[m.index] and re.search(r"\b(?:below|following)\b", m.text, re.I)
-                        for m in earlier):
+    if trailing and slot or trailing and any(D in labels[m.index] and _POINTER.search(m.text) for m in earlier):
         for m in trailing:
             labels[m.index] = {D}
+
+
+def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+                        blank_before: dict[int, bool]) -> None:
+    """A "Key: value" line left as background whose key the task names ("Premise: …" under "Does the premise entail
+    the hypothesis?", "Idea: …" under "Turn the idea I give you into a prompt") is the task's input, with the lines
+    that continue it."""
+    task = " ".join(m.text for line in lines for m in line if D in labels[m.index] and key_value(m.text) is None)
+    named = False
+    for line in lines:
+        kv = key_value(line[0].text)
+        if kv is not None:
+            key = kv[0]
+            named = bool(kv[1]) and len(key.split()) <= 2 and not REFERENCE.search(key) and not line[0].reference \
+                and not line[0].text.lstrip().startswith(("-", "*", "•")) \
+                and bool(re.search(r"\b(?:the|this|these|each|both|two|my)\s+(?:\w+\s+)?" + re.escape(key) + r"s?\b",
+                                   task, re.I))
+        elif blank_before[line[0].index]:
+            named = False
+        if named:
+            for m in line:
+                if labels[m.index] == {A} and not m.cues - {A}:
+                    labels[m.index] = {D}
 
 
 def _later_instruction(own: set[Component], sent: _Sent) -> set[Component]:
