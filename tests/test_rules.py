@@ -392,6 +392,39 @@ def test_more_form_phrasings(sentence: str) -> None:
     assert dict(codes("Summarise the text. " + sentence))[sentence] == "O"
 
 
+def test_prohibitions_on_content_are_background_on_form_are_formatting() -> None:
+    got = dict(codes("Parse the resume below into YAML. Do not add skills that the resume doesn't mention. "
+                     "Do not add explanations."))
+    assert got["Do not add skills that the resume doesn't mention."] == "A"
+    assert got["Do not add explanations."] == "O"
+
+
+def test_consulted_material_in_placeholders_and_history() -> None:
+    got = dict(codes("Use the following pieces of context to answer the question at the end.\n{context}\n"
+                     "Chat History:\n{chat_history}\nQuestion: {question}\nHelpful Answer:"))
+    assert got["{context}"] == got["Chat History:"] == got["{chat_history}"] == "A"
+    assert got["Question: {question}"] == got["Helpful Answer:"] == "D"
+    got = dict(codes("You can call these tools:\n- `get_policy(company_id)`: returns the travel policy as JSON.\n"
+                     "search_flights(origin, date): returns flights as a list\nTraveller: {input}"))
+    assert got["- `get_policy(company_id)`: returns the travel policy as JSON."] == "A"
+    assert got["search_flights(origin, date): returns flights as a list"] == "A"
+
+
+def test_chat_requests_and_the_material_they_point_at() -> None:
+    got = dict(codes("getting this when i run npm install, what does it mean and how do i fix it\n"
+                     "npm ERR! code ERESOLVE\nERESOLVE unable to resolve dependency tree"))
+    assert set(got.values()) == {"D"}
+    got = dict(codes("I sell handmade mugs on Etsy.\nWrite a product description for this one, around 100 words:\n"
+                     "- 350 ml\n- speckled oat glaze"))
+    assert got["Write a product description for this one, around 100 words:"] == "DO"
+    assert got["- 350 ml"] == got["- speckled oat glaze"] == "D"
+    for text, code in (("I need the top 5 countries by revenue in 2023.", "D"), ("Need gift ideas for my dad.", "D"),
+                       ("Let's do a role-play.", "D"), ("I forgot her birthday. Help me write a text to apologize.", "D"),
+                       ("Can you write a short, friendly reply in German?", "DO"),
+                       ("Generate a one-sentence description of the hotel.", "DO")):
+        assert codes(text)[-1][1] == code, text
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

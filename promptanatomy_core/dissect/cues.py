@@ -68,19 +68,21 @@ DIRECTIVE = _rx(
             r"once|"
     r"looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
-    r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve)\b"
+    r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve|do|play|try|practi[sc]e)\b"
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose)\s+"
     r"(?:is|will be)\b"
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|write|translate|moderate|triage)\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
     r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+to\b|to\b|an?\s|"
-    r"some\s)|"
+    r"some\s|the\s+(?:top|best|list|names?|number)\b)|need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|"
+    r"recommendations)\b|"
     r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
     r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|" +
     MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
-    r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b"
+    r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
+    r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
@@ -172,13 +174,16 @@ OUTPUT = _rx(
     r"(?:no more than|at most|under|fewer than|less than|up to|maximum of|max\.?|exactly|between|within|in)\s+\d+"
     r"\s*(?:[-–]\s*\d+\s*|and\s+\d+\s+)?(?:words?|sentences?|lines?|paragraphs?|bullets?|tokens?|items?)|"
     r"\b(?:of|be|in|to)\s+(?:at most|under|no more than|fewer than|up to)\s+\d+\s+(?:characters|chars)\b|"
-    r"\b(?:one|two|three|four|five|single|short)\s+(?:word|sentence|line|paragraph)s?\b(?! of)|"
+    r"\b(?:one|two|three|four|five|single|short)[\s-]+(?:word|sentence|line|paragraph)s?\b(?! of)|"
+    r"\bup to (?:two|three|four|five|six|seven|eight|nine|ten)\s+(?:\w+\s+)?(?:words|sentences|items|bullets|"
+    r"keyphrases|keywords|points|tags|ideas)\b|"
     r"(?:under|fewer than|less than|about|around|roughly|approximately|to about)\s+\d[\d,]*\s+(?:characters|words|"
     r"sentences|lines)|reading level|comma-separated|\bno code\b|"
     r"label\s+it\b|mark\s+it\b|(?:as|with|either)\s+['\"][^'\"]{1,20}['\"]\s+or\s+['\"]|"
     r"(?:in|using)\s+(?:english|french|german|spanish|italian|chinese|japanese|plain language)\b|"
-    r"\btone\b|\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:include|add|explain|output|"
-    r"use the words)|without (?:any )?(?:explanation|commentary|preamble)|comments? explaining|"
+    r"\btone\b|\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:explain|output)\b|"
+    r"do not (?:include|add|use|write)\s+(?:any\s+)?(?:explanations?|commentary|preamble|notes?|text|markdown|"
+    r"emojis?|headings?|code fences|(?:all\s+)?caps|the whole)\b|without (?:any )?(?:explanation|commentary|preamble)|comments? explaining|"
     r"(?:start|begin|end|sign|close)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
     r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b)|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|to)\b|wrapped\b|"
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
@@ -248,7 +253,7 @@ HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}
 #: A closing XML-style tag on its own line: the end of the section its opening tag began.
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
-REFERENCE = _rx(r"\b(?:reference|context|background|evidence|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
+REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
                 r"excerpts|passages|snippets|sources|search results|"
                 r"about (?:the|us))\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
@@ -267,6 +272,9 @@ _KEY = re.compile(r"^[\s*>\-]*([A-Z][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)
 
 #: A line of SQL (or another language that shouts its keywords): no instruction, whatever its first word.
 CODE_LINE = re.compile(r"^\s*(?:CREATE|SELECT|INSERT|UPDATE|DELETE|ALTER|DROP|WITH)\s+[A-Z(*]")
+#: A tool's signature and description: "- `list_tables()`: returns table names", "get_weather(city, date): …".
+TOOL_LINE = re.compile(r"^[\s\-*•]*`?(?:[A-Za-z]\w*[_.][\w.]*\([^()]*\)|[A-Za-z]\w*\((?:[^(),]*,[^()]*)?\))`?\s*"
+                       r"(?:[:\-–—]|->)")  # not "fix(auth): …", a commit subject
 #: A markdown table row.
 TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 #: A row of pasted data: a markdown table row or comma-separated values.
@@ -286,6 +294,8 @@ def cues_of(text: str) -> set[Component]:
     head = _DEFINITION.sub("", text[:400])
     if CODE_LINE.match(head):
         return set()
+    if TOOL_LINE.match(head):
+        return {A}  # "- `search(query)`: returns …": a tool the model may call
     if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b", head, re.I):
         return {A}  # "Judge on these criteria:": what the model consults
     if INTRO.match(head) and not EXAMPLE_START.search(head):
@@ -330,7 +340,8 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
-                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|^\W*(?:your|the)\s+(?:task|job)\s+is\s+to\s+(?:" +
+                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|^\W*(?:can|could|would) (?:you|u) (?:please\s+)?(?:write|draft|"
+                  r"make|create|compose|explain|summari[sz]e|rewrite|turn)\b|^\W*(?:your|the)\s+(?:task|job)\s+is\s+to\s+(?:" +
                   _TASK_VERBS + r")\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
                   r"\b(?:and|then)\s+(?:return|label|mark|classify|output)|"
                   r"^\W*(?:please\s+)?(?:write|create|draft|compose|generate|produce)\s+an?\s+"

@@ -245,7 +245,7 @@ class RulesDissector(Dissector):
             after_input = after_input or m.input_label
             if m.weak_role and not o:
                 o = {R} if block is R else {A}
-            if block is A and D in o and (QUESTION.search(m.text) or INTRO.match(m.text)):
+            if block is A and D in o and (QUESTION.search(m.text) or INTRO.match(m.text) or is_imperative(m.text)):
                 got = o  # the user's own question or pointer amid the background they give
             elif block is not None:
                 got = {D} if block is D and mode is D else \
@@ -274,8 +274,9 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
     if not sent.text.rstrip().endswith(":") or sent.input_label or heading_component(sent.text):
         return None
     got = labels[sent.index]
-    if got == {D, O}:
-        return {O}  # "… and give it back as JSON:" above the fields: the items are the form
+    if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
+        this = re.search(r"\b(?:this|these)\b", sent.text, re.I) and "following" not in sent.text.lower()
+        return {D} if this else {O}  # "… for this one, cozy vibe:" above its details: the items are material
     return got if len(got) == 1 and not got & {R, E} else None
 
 
@@ -421,7 +422,8 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
                            and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
         reference = bool((label_above or key_slot) and REFERENCE.search(
-            key[0] if key and key[1] else s.text)) or reference_next
+            key[0] if key and key[1] else s.text)) or reference_next or \
+            bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " ")))  # {context}
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
         info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
