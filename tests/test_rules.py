@@ -425,6 +425,19 @@ def test_chat_requests_and_the_material_they_point_at() -> None:
         assert codes(text)[-1][1] == code, text
 
 
+def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
+    got = dict(codes("Decide whether the argument below is valid.\nStep 1: Restate each premise.\n"
+                     "Step 2: Identify the conclusion.\nArgument: All cats are mammals."))
+    assert got["Step 1: Restate each premise."] == got["Step 2: Identify the conclusion."] == "D"
+    got = dict(codes("Run a text adventure for me.\nHere are the rules of the world:\n- Fresh water is the currency.\n"
+                     "- Magic does not exist."))
+    assert got["Here are the rules of the world:"] == got["- Fresh water is the currency."] == "A"
+    got = dict(codes('Extract the invoice fields.\n<schema>\n{\n"invoice_number": string,\n"total": number,\n'
+                     '"due_date": "YYYY-MM-DD" | null\n}\n</schema>\n<invoice>\nInvoice 12, total 40 EUR\n</invoice>'))
+    assert {got[k] for k in ("<schema>", "{", '"invoice_number": string,', '"total": number,', "}")} == {"O"}
+    assert got["Invoice 12, total 40 EUR"] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -136,7 +136,7 @@ def is_imperative(text: str) -> bool:
 
 #: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
 INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|our|their|this)\s+)?(?:customer|user|"
-                  r"student|patient|client|member|candidate)?\s*(?:working|solution|attempt|submission|work|listing|"
+                  r"student|patient|client|member|candidate|essay|product|source|original|follow[ -]up)?\s*(?:working|solution|attempt|submission|work|listing|"
                   r"review|text|question|problem|input|sentence|document|article|passage|abstract|"
                   r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
                   r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
@@ -285,8 +285,8 @@ INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|a
             r"shown)|you(?:'ll| will) (?:see|receive|get)\b)")
 
 
-#: The instruction-dataset label in front of a task definition ("Definition: In this task, you are given …").
-_DEFINITION = _rx(r"^\W*(?:task\s+)?definition\s*:\s*")
+#: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: Identify the conclusion.".
+_DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2})\s*[:.)]\s*")
 
 
 def cues_of(text: str) -> set[Component]:
@@ -299,7 +299,8 @@ def cues_of(text: str) -> set[Component]:
     if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b", head, re.I):
         return {A}  # "Judge on these criteria:": what the model consults
     if INTRO.match(head) and not EXAMPLE_START.search(head):
-        return {A} if REFERENCE.search(head) else {D}
+        return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
+            else {D}
     found: set[Component] = set()
     if ROLE.search(head):
         found.add(R)

@@ -60,14 +60,32 @@ def _transcript(texts: Sequence[str]) -> set[int]:
 
 def _json_literal(texts: Sequence[str]) -> set[int]:
     """From a line that only opens a JSON object or array to the line that only closes it."""
-    out: set[int] = set()
+    return {i for block in _json_blocks(texts) for i in block}
+
+
+def _json_blocks(texts: Sequence[str]) -> Iterator[range]:
     start: int | None = None
     for i, t in enumerate(texts):
         if start is None and _OPEN_JSON.match(t):
             start = i
         elif start is not None and _CLOSE_JSON.match(t):
-            out.update(range(start, i + 1))
+            yield range(start, i + 1)
             start = None
+
+
+#: A field of a JSON schema sketch: a key whose value is a type ("invoice_number": string, "due": "YYYY-MM-DD" | null).
+_TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\"?(?:string|number|integer|int|float|boolean|bool|null|array|object|date|"
+                          r"datetime|YYYY-MM-DD)\b|\[?\{)")
+
+
+def json_schema_lines(texts: Sequence[str]) -> set[int]:
+    """The JSON literals that sketch the answer's shape (most fields typed, not filled in): Output Formatting, not
+    material."""
+    out: set[int] = set()
+    for block in _json_blocks(texts):
+        inner = [texts[i] for i in block[1:-1]]
+        if inner and sum(bool(_TYPED_FIELD.search(t)) for t in inner) * 2 >= len(inner):
+            out.update(block)
     return out
 
 

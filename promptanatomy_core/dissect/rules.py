@@ -26,7 +26,7 @@ from .base import Dissector, register
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
                    OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of,
                    heading_component, is_imperative, key_value)
-from .material import material_lines, runs
+from .material import json_schema_lines, material_lines, runs
 
 
 @dataclass
@@ -133,6 +133,7 @@ class RulesDissector(Dissector):
         blank_before = {line[0].index: i > 0 and prompt.count("\n", lines[i - 1][-1].end, line[0].start) > 1
                         for i, line in enumerate(lines)}
         material = material_lines([line[0].text for line in lines], [any(m.cues for m in line) for line in lines])
+        schema = json_schema_lines([line[0].text for line in lines])
         demos, queries = _arrow_lines(lines)
         if not demos:
             demos, queries = _table_lines(lines)
@@ -173,6 +174,8 @@ class RulesDissector(Dissector):
             if heading is A and not first.text.lstrip().startswith("#") and not REFERENCE.search(first.text) and \
                     _only_data_after(lines, li):
                 heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
+            if heading is not None and li + 1 in schema:
+                heading = O  # "<schema>" above the JSON the answer must fill in
             if heading is not None:
                 section, mode = heading, (E if heading is E else None)
                 section_is_markdown = first.text.lstrip().startswith(("#", "**"))
@@ -189,6 +192,9 @@ class RulesDissector(Dissector):
             if mode is E:
                 for m in line:
                     labels[m.index] = {E}
+                continue
+            if li in schema:
+                labels.update((m.index, {O}) for m in line)
                 continue
             if li in material and li not in queries:
                 labels.update((m.index, {D}) for m in line)
