@@ -438,6 +438,30 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
     assert got["Invoice 12, total 40 EUR"] == "D"
 
 
+@pytest.mark.parametrize("prompt, expected", [
+    ("Tu es l'assistant d'une PME. Rédige un compte rendu des notes ci-dessous. Utilise le vouvoiement et un ton "
+     "neutre.", ["R", "D", "O"]),
+    ("Du bist Lena, die Kundenberaterin der Stadtwerke. Du beantwortest Fragen zu Stromtarifen. Antworte immer auf "
+     "Deutsch und in höchstens vier Sätzen.", ["R", "D", "O"]),
+    ("Eres Sofía, la asistente de Banco Aurora. Tu objetivo es resolver dudas sobre cuentas. Responde en párrafos "
+     "cortos, con un máximo de 120 palabras.", ["R", "D", "O"]),
+    ("Schreibe für das folgende Produkt einen Produkttext mit etwa 80 Wörtern.", ["DO"]),
+    ("Necesito una versión sin gluten de la receta. Solo la receta, sin comentarios.", ["D", "O"]),
+    ("Scrivi una breve email al mio capo. Rispondi solo in italiano.", ["D", "O"]),
+])
+def test_cues_in_french_german_spanish_and_italian(prompt: str, expected: list[str]) -> None:
+    assert [code for _, code in codes(prompt)] == expected
+
+
+def test_a_quotation_over_several_lines_and_a_heading_naming_the_material() -> None:
+    got = dict(codes('Explain this clause to me in plain English.\n"12.1 Neither party limits its liability.\n'
+                     '12.2 The Supplier\'s total liability shall not exceed the fees."'))
+    assert got['"12.1 Neither party limits its liability.'] == "D"
+    assert got["12.2 The Supplier's total liability shall not exceed the fees.\""] == "D"
+    got = dict(codes("Decide whether the listing breaks a rule.\n## Listing to review\n{listing}"))
+    assert got["## Listing to review"] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..types import Component
+from . import languages
 
 R, D, A, O, E = (Component.ROLE, Component.DIRECTIVE, Component.ADDITIONAL_INFORMATION,
                  Component.OUTPUT_FORMATTING, Component.EXAMPLES)
@@ -131,7 +132,8 @@ def is_imperative(text: str) -> bool:
     rest = (m.group(2) or "").strip()
     return not rest or bool(_IMPERATIVE_NEXT.match(rest)) or rest[:1] in "\"'“‘`{[(" or m.group(1).lower() in {
         "summarise", "summarize", "translate", "classify", "explain", "describe", "write", "list", "draft", "narrate",
-        "rewrite", "extract", "generate", "compute", "calculate", "refactor", "redact", "identify", "compare"}
+        "rewrite", "extract", "generate", "compute", "calculate", "refactor", "redact", "identify", "compare", "cover",
+        "thank", "apologise", "apologize"}
 
 
 #: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
@@ -236,7 +238,7 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r"make sure\b|be sure\b|focus\b|note\b|remember\b|keep in mind\b|consider\b|always\b|never\b|"
            r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|"
            r"unless\b|only (?:count|use|consider|include)\b|"
-           r"stay\b|cover\b|background\b|for (?:context|reference|background)\b|assume\b|"
+           r"stay\b|background\b|for (?:context|reference|background)\b|assume\b|"
            r"(?:our|my|their|his|her)\s+\w+|we\s+|i'm\s|i am\s|there (?:is|are)\b|it should\b)|"
            r",\s*ensuring\s+that\b")
 
@@ -259,6 +261,8 @@ REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversati
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
     (_rx(r"how to (?:answer|respond|reply|behave|handle)"), A),
+    (_rx(r"\b(?:text|listing|code|message|post|essay|email|document|article|draft)s? to (?:review|translate|summari[sz]e|"
+         r"check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|proofread)\s*:?\s*$"), D),
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#\s.*\b(?:assistant|master|agent|bot|"
@@ -266,6 +270,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:task|instruction|objective|goal|purpose|workflow|what to do|steps?\b|your job|mission|"
          r"what you (?:can|should|will) do|"
          r"what (?:i|we) (?:need|want)|responsibilities|requirements|specification)"), D),
+    (languages.OUTPUT_HEADING, O),
 )
 _KEY = re.compile(r"^[\s*>\-]*([A-Z][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)
 
@@ -298,7 +303,7 @@ def cues_of(text: str) -> set[Component]:
         return {A}  # "- `search(query)`: returns …": a tool the model may call
     if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b", head, re.I):
         return {A}  # "Judge on these criteria:": what the model consults
-    if INTRO.match(head) and not EXAMPLE_START.search(head):
+    if (INTRO.match(head) or languages.INTRO.search(head)) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
             else {D}
     found: set[Component] = set()
@@ -307,9 +312,11 @@ def cues_of(text: str) -> set[Component]:
     if EXAMPLE_START.search(head):
         found.add(E)
     rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I)
-    if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical):
+    if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical) or \
+            languages.DIRECTIVE.search(head):
         found.add(D)
-    if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", head))) or OPTIONS.search(head):
+    if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", head))) or OPTIONS.search(head) or \
+            languages.OUTPUT.search(head):
         found.add(O)
     if INFO.search(head):
         found.add(A)
@@ -326,7 +333,7 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
                                  _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
     if O in cues:
-        return {D, O} if D in cues and _TASK_FIRST.match(text) else {O}
+        return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) else {O}
     if D in cues and A in cues:
         if re.search(r"^\W*" + MY_FIRST + r"|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS +
                      r")\b|" + REQUEST, text, re.I):

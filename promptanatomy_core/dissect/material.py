@@ -1,7 +1,7 @@
 """Pasted material the task works on, found by its shape rather than its words: a block between delimiter lines
-("---", '\"\"\"', "<<<" … ">>>"), a transcript (speaker turns, some speaker twice), a JSON literal, log lines, a
-changelog. Its sentences are the task's input (Directive) whatever they say, so a pasted CV's "Led the migration" is
-not an instruction."""
+("---", '\"\"\"', "<<<" … ">>>"), a quotation over several lines, a transcript (speaker turns, some speaker twice),
+a JSON literal, log lines, a changelog. Its sentences are the task's input (Directive) whatever they say, so a pasted
+CV's "Led the migration" is not an instruction."""
 from __future__ import annotations
 
 import re
@@ -21,7 +21,8 @@ _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
 def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether any of its sentences
     carries a cue) that are pasted material."""
-    return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts)
+    return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
+        _quotation(texts)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -86,6 +87,31 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
         inner = [texts[i] for i in block[1:-1]]
         if inner and sum(bool(_TYPED_FIELD.search(t)) for t in inner) * 2 >= len(inner):
             out.update(block)
+    return out
+
+
+#: A line that opens a quotation it does not close: '"12.1 Neither party …', 'Mensaje: «Hola chicas!!'.
+_OPENS_QUOTE = re.compile(r"^\s*(?:[A-Z][\w ]{0,20}:\s*)?[\"“„«]")
+_QUOTES = {"\"": "\"", "“": "”", "„": "“", "«": "»"}
+
+
+def _quotation(texts: Sequence[str]) -> set[int]:
+    """A quotation over several lines (a pasted letter, clause or message in quotation marks), from the line that
+    opens it to the line that closes it, at most 40 lines."""
+    out: set[int] = set()
+    i = 0
+    while i < len(texts):
+        m = _OPENS_QUOTE.match(texts[i])
+        if m:
+            opening = m.group(0)[-1]
+            closing = _QUOTES[opening]
+            rest = texts[i][m.end():]
+            if closing not in rest:
+                end = next((j for j in range(i + 1, min(len(texts), i + 40)) if closing in texts[j]), None)
+                if end is not None:
+                    out.update(range(i, end + 1))
+                    i = end
+        i += 1
     return out
 
 

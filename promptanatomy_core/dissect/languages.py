@@ -1,0 +1,87 @@
+"""Cues in French, German, Spanish, Portuguese and Italian: the task verbs in the imperative (familiar and formal),
+requests, statements of the task, and the words that speak of the answer's form. :mod:`.cues` reads them beside the
+English ones; Role openers in these languages live with the English persona phrasing.
+"""
+from __future__ import annotations
+
+import re
+
+_LEAD = r"^[\s>*\-•#\d.)(¿¡\"«„“]*(?:(?:bitte|por favor|s'il (?:te|vous) plaît|per favore|und|et|y|e|dann|puis|luego|" \
+        r"poi|ensuite|außerdem|también|aussi|anche)[,\s]+)*"
+
+#: Task verbs in the imperative: tu/du/tú forms, then vous/Sie/usted forms (a German formal imperative is "<verb>en Sie").
+_IMPERATIVES = (
+    # French
+    "rédige rédigez écris écrivez corrige corrigez traduis traduisez résume résumez explique expliquez donne donnez "
+    "fais faites propose proposez analyse analysez liste listez classe classez réponds répondez aide aidez crée créez "
+    "génère générez identifie identifiez vérifie vérifiez compare comparez décris décrivez reformule reformulez "
+    "calcule calculez trouve trouvez indique indiquez choisis choisissez évalue évaluez transforme transformez "
+    "prépare préparez complète complétez suggère suggérez relis relisez "
+    # German
+    "schreib schreibe übersetze übersetz fasse fass erkläre erklär erstelle korrigiere gib hilf beantworte analysiere "
+    "formuliere prüfe überprüfe nenne beschreibe vergleiche berechne finde bewerte ordne klassifiziere zeig zeige mach "
+    "mache entwirf verfasse liste "
+    # Spanish
+    "escribe escriba traduce traduzca resume resuma explica explique corrige corrija dame deme ayúdame ayúdeme "
+    "redacta redacte haz haga genera genere analiza analice clasifica clasifique responde responda crea cree "
+    "identifica identifique revisa revise compara compare describe describa calcula calcule encuentra encuentre "
+    "indica indique elige elija evalúa evalúe prepara prepare completa complete sugiere sugiera enumera enumere "
+    # Portuguese
+    "escreva traduza resuma corrija redija faça gere analise classifique crie descreva calcule encontre escolha "
+    "avalie sugira liste escreve traduz faz ajude-me ajuda-me "
+    # Italian
+    "scrivi traduci riassumi spiega correggi dammi aiutami redigi fai analizza rispondi identifica rivedi confronta "
+    "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga"
+).split()
+
+#: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
+_FORM_VERBS = frozenset("réponds répondez responde responda rispondi dame deme dammi gib donne donnez".split())
+#: A sentence that opens with a task verb: with a form cue it does both jobs ("Schreibe … mit etwa 80 Wörtern").
+TASK_FIRST = re.compile(_LEAD + r"(?:" + "|".join(sorted(set(_IMPERATIVES) - _FORM_VERBS, key=len, reverse=True)) +
+                        r")(?=[\s,:])", re.I)
+
+DIRECTIVE = re.compile(
+    _LEAD + r"(?:(?:à partir d[eu']s?|en te basant sur|anhand|basándote en|a partir d[eo]s?|in base a)[^,.]{0,80},\s*)?"
+    r"(?:" + "|".join(sorted(_IMPERATIVES, key=len, reverse=True)) + r")(?=[\s,:])(?!\s+(?:que|dass|che)\b)|"
+    r"^\W*(?:bitte\s+)?[A-ZÄÖÜ][a-zäöüß]+en Sie\b|"  # "Schreiben Sie …", "Übersetzen Sie …"
+    r"\b(?:peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|j'ai besoin d|je voudrais|je veux|aide-moi|aidez-moi|"
+    r"kannst du|können sie|könntest du|könnten sie|ich brauche|ich hätte gern|hilf mir|"
+    r"puedes|podrías|podría usted|necesito|me ayudas|ayúdame|"
+    r"você pode|podes|poderia|preciso|me ajuda|"
+    r"puoi|potresti|ho bisogno|vorrei|mi aiuti)\b|"
+    r"^\W*(?:tu|votre|ton|ta|deine|ihre|tu|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
+    r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo)\s+(?:est|ist|es|é|è)\b|"
+    r"^\W*(?:du\s+(?:beantwortest|hilfst|unterstützt|berätst)|(?:tu|vous)\s+(?:aides|aidez|réponds|répondez)|"
+    r"(?:tú\s+)?(?:ayudas|respondes|atiendes)\s|(?:tu\s+)?(?:aiuti|rispondi)\s|você\s+(?:ajuda|responde))",
+    re.I)
+
+#: The answer's form: tone and register, length, lists, the reply's language, format.
+OUTPUT = re.compile(
+    r"\b(?:le|un|du|einen|ein|den|der|im|el|il|um|o)\s+(?:ton|tono|tom)\b|\btono\b|(?:^|[,;]\s*)ton\s+\w+|\bstil\b|"
+    r"\bestilo\b|\bstile\b|vouvoiement|tutoiement|vouvoie|tutoie|sie-form|\bper (?:du|sie)\b|\b(?:duzen|siezen)\b|"
+    r"de usted\b|\btutea|"
+    r"\b(?:en|auf|in|em)\s+(?:français|anglais|espagnol|allemand|deutsch|englisch|französisch|spanisch|español|"
+    r"inglés|francés|alemán|português|inglês|italiano|inglese)\b|"
+    r"\b(?:\d+|deux|trois|quatre|cinq|zwei|drei|vier|fünf|dos|tres|cuatro|cinco|duas|três|quatro|due|tre|quattro|"
+    r"cinque)\s+(?:mots|phrases|paragraphes|lignes|wörter|wörtern|sätze|sätzen|absätze|zeilen|palabras|frases|"
+    r"párrafos|líneas|palavras|parágrafos|linhas|parole|frasi|paragrafi|righe|puces|stichpunkte|stichpunkten|"
+    r"schritte|pasos|étapes|passos|passaggi|punti)\b|"
+    r"\b(?:pas plus de|au maximum|maximum|höchstens|maximal|máximo|no más de|no máximo|al massimo|massimo)\s+\d+|"
+    r"\b\d+\s+(?:mots|wörter|palabras|palavras|parole)\s+(?:max|maximum|maximal|máximo|massimo)\b|"
+    r"liste à puces|liste numérotée|stichpunkte|aufzählung|viñetas|pasos numerados|lista numerada|tópicos|"
+    r"elenco puntato|elenco numerato|\b(?:als|en|como|in|em) (?:tabelle|tabla|tabella|tabela)\b|"
+    r"\b(?:sans|sin|ohne|senza|sem)\s+(?:commentaires?|comentarios?|kommentare?|commenti|comentários|explications?|"
+    r"explicaciones?|erklärungen?|spiegazioni|explicações|comillas|guillemets|anführungszeichen)\b|"
+    r"\b(?:réponds|répondez|responde|responda|antworte|antworten sie|rispondi|risponda)\s+(?:\w+\s+)?(?:uniquement|"
+    r"seulement|nur|solo|solamente|únicamente|apenas|soltanto)\b|"
+    r"^\W*(?:solo|seulement|uniquement|nur|soltanto|apenas|únicamente)\s+(?:la|le|el|die|den|das|il|o|a|les|los|las)\s",
+    re.I)
+
+#: Headings of a section on the answer's form.
+OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|formato|format|ton|tono|antwortformat|réponse|respuesta|"
+                            r"risposta|resposta)\b", re.I)
+
+#: An introduction of the material the task works on: "Voici le texte :", "Hier ist ein Ticket:", "Aquí tienes …".
+INTRO = re.compile(_LEAD + r"(?:voici|voilà|hier (?:ist|sind)|anbei|aquí (?:está|están|tienes|va)|a continuación|"
+                   r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue)\b|\b(?:ci-dessous|unten|abajo|a continuación|"
+                   r"qui sotto|abaixo)\s*:?\s*$", re.I)
