@@ -303,7 +303,8 @@ def cues_of(text: str) -> set[Component]:
         return {A}  # "- `search(query)`: returns …": a tool the model may call
     if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b", head, re.I):
         return {A}  # "Judge on these criteria:": what the model consults
-    if (INTRO.match(head) or languages.INTRO.search(head)) and not EXAMPLE_START.search(head):
+    foreign = bool(languages.FOREIGN.search(head))  # worth trying the patterns of other languages
+    if (INTRO.match(head) or foreign and languages.INTRO.search(head)) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
             else {D}
     found: set[Component] = set()
@@ -313,10 +314,10 @@ def cues_of(text: str) -> set[Component]:
         found.add(E)
     rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I)
     if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical) or \
-            languages.DIRECTIVE.search(head):
+            foreign and languages.DIRECTIVE.search(head):
         found.add(D)
     if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", head))) or OPTIONS.search(head) or \
-            languages.OUTPUT.search(head):
+            foreign and languages.OUTPUT.search(head):
         found.add(O)
     if INFO.search(head):
         found.add(A)

@@ -6,6 +6,12 @@ from __future__ import annotations
 
 import re
 
+#: A cheap test run before the patterns below: a letter with an accent, or a function word English does not use.
+FOREIGN = re.compile(r"[À-ÖØ-öø-ÿ]|\b(?:le|la|les|des|une|un|est|pour|avec|dans|sur|der|die|das|und|ist|mit|nicht|ein|"
+                     r"eine|einen|bitte|du|los|las|una|para|con|por|que|del|en|il|gli|della|che|não|uma|com|dos|tu|vous|"
+                     r"sie|ich|je|yo|io|eu|pas|mots|wörter|palabras|parole|solo|sin|sans|ohne|senza|nur|auf|italiano|"
+                     r"español|français|deutsch)\b", re.I)
+
 _LEAD = r"^[\s>*\-•#\d.)(¿¡\"«„“]*(?:(?:bitte|por favor|s'il (?:te|vous) plaît|per favore|und|et|y|e|dann|puis|luego|" \
         r"poi|ensuite|außerdem|también|aussi|anche)[,\s]+)*"
 
