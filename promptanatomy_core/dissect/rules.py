@@ -414,6 +414,9 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
     """Sentences grouped by line, with their cue features."""
     lines: list[list[_Sent]] = []
     reference_next = False
+    # the last slot for the user's input ("User: {question}"); slots above it hold facts about the setting
+    input_slot = max((i for i, s in enumerate(sentences) if INPUT_LABEL.match(s.text) and PLACEHOLDER.search(s.text)),
+                     default=-1)
     for i, s in enumerate(sentences):
         last = i == len(sentences) - 1
         key = key_value(s.text)
@@ -430,7 +433,8 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
                            and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
         reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next or \
-            bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " ")))  # {context}
+            bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " "))) or \
+            (key_slot and i < input_slot and not INPUT_LABEL.match(s.text))  # "Plan: {plan_name}" above "User: {q}"
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
         info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
