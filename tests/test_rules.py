@@ -462,6 +462,19 @@ def test_a_quotation_over_several_lines_and_a_heading_naming_the_material() -> N
     assert got["## Listing to review"] == "D"
 
 
+def test_demands_on_content_a_users_why_question_and_slots_about_the_setting() -> None:
+    got = dict(codes("Write a win-back email. The email should tell them about our two changes. Each ad needs to "
+                     "mention the code. The email should be under 150 words."))
+    assert got["The email should tell them about our two changes."] == got["Each ad needs to mention the code."] == "D"
+    assert got["The email should be under 150 words."] == "O"
+    assert dict(codes("Here is my crontab. Why does this cron job fail when I run it by hand?"))[
+        "Why does this cron job fail when I run it by hand?"] == "D"
+    got = dict(codes("You are the billing assistant.\nPlan: {plan_name}\nNext invoice: {next_invoice}\n"
+                     "User: {question}"))
+    assert got["Plan: {plan_name}"] == got["Next invoice: {next_invoice}"] == "A"
+    assert got["User: {question}"] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

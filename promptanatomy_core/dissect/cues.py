@@ -83,6 +83,8 @@ DIRECTIVE = _rx(
     r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|" +
     MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
     r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
+    r"\b(?:should|must|needs? to|has to)\s+(?:also\s+)?(?:mention|include|cover|tell|offer|feature|highlight|"
+    r"contain)\b|\bwhat should (?:i|we) (?:do|change)\b|"
     r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
@@ -169,7 +171,7 @@ OUTPUT = _rx(
     r"(?:list|array|object|number|string|integer|file|table))|returns?\s+'|"
     r"(?:your|the|each)\s+(?:answer|response|output|reply|result|translation|summary|script|code|report|email|story|"
     r"poem|letter|plan|recipe|description|message|explanation)s?\s+(?:should|must|shall|needs to|has to)\s+"
-    r"(?:be|contain|include|consist|start|end|follow|use|not exceed|stay|have)|"
+    r"(?:be|consist|start|end|follow|use|not exceed|stay)\b|"
     r"(?:should|must)\s+be\s+(?:formatted|presented|written|returned|structured|provided)\s+(?:in|as|according)|"
     r"formatted\b|formatting\b|\bformat\b|json\b|yaml\b|xml\b|csv\b|markdown\b|bullet(?:ed|s)?\b\s*(?:points?|list)?|"
     r"numbered (?:list|steps|sections)|\blanguage (?:\w+ )?(?:plain|simple)\b|in a (?:\w+\s+)?table\b|code block|"
@@ -312,7 +314,8 @@ def cues_of(text: str) -> set[Component]:
         found.add(R)
     if EXAMPLE_START.search(head):
         found.add(E)
-    rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I)
+    rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I) and \
+        not re.search(r"\b(?:i|my|we|our|this)\b", head, re.I)  # "Why does this job fail?" is the user's question
     if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical) or \
             foreign and languages.DIRECTIVE.search(head):
         found.add(D)
