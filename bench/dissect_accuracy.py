@@ -18,9 +18,9 @@ from promptanatomy_core.datasets import find_pacp, load_pacp
 from promptanatomy_core.dissect import get_dissector
 
 HERE = Path(__file__).resolve().parent
-#: Hand-labelled prompts unlike the datasets (bench/data/LABELLING.md says how and by whom). All but "unseen" were
-#: used while writing the rules (held-out, blind and fresh only after a first, blind measurement); "unseen" has never
-#: been looked at by the rules' author: it is the honest figure.
+#: Hand-labelled prompts unlike the datasets (bench/data/LABELLING.md says how and by whom). All but "unseen" and
+#: "sealed" were used while writing the rules (most only after a first, blind measurement); those two have never been
+#: looked at by the rules' author: they are the honest figures.
 GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "held-out (dev after a first blind run)": HERE / "data/holdout_prompts.jsonl",
              "blind (dev after a first blind run)": HERE / "data/blind_prompts.jsonl",
@@ -29,7 +29,8 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "more (development)": HERE / "data/more_prompts.jsonl",
              "instruct (dev after a first blind run)": HERE / "data/instruct_prompts.jsonl",
              "library (dev after a first blind run)": HERE / "data/library_prompts.jsonl",
-             "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl"}
+             "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
+             "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

@@ -1,4 +1,4 @@
-"""The hand-labelled gold sets in bench/data/ (custom, held-out, blind): well-formed and aligned with the splitter.
+"""The hand-labelled gold sets in bench/data/: well-formed and aligned with the splitter.
 
 Format: one JSON object per line with ``id`` (unique), ``domain`` (free text) and ``tagged`` (the prompt in the PACP
 XML-tagged format: each sentence inside the tag of every component it belongs to). ``parse_tagged`` rebuilds the
@@ -22,7 +22,8 @@ DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
 SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),
         "extra_prompts.jsonl": (60, 15, 15), "more_prompts.jsonl": (60, 15, 15),
-        "instruct_prompts.jsonl": (60, 15, 15), "library_prompts.jsonl": (60, 15, 15)}
+        "instruct_prompts.jsonl": (60, 15, 15), "library_prompts.jsonl": (60, 15, 15),
+        "sealed_prompts.jsonl": (60, 15, 15)}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]
