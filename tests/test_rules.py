@@ -384,6 +384,7 @@ def test_a_users_question_amid_their_background_stays_the_task() -> None:
 
 
 @pytest.mark.parametrize("sentence", ["Answer yes or no.", "Give only the number.", "Dont make it too long",
+                                      "Rate it on a scale from 1 to 5.", "Keep it in its original language.",
                                       "Write the names separated by commas.", "Use YYYY-MM for all dates.",
                                       "Be direct; I prefer blunt feedback.", "Go clause by clause.",
                                       "Mark the correct option with an asterisk.",
@@ -421,7 +422,9 @@ def test_chat_requests_and_the_material_they_point_at() -> None:
     for text, code in (("I need the top 5 countries by revenue in 2023.", "D"), ("Need gift ideas for my dad.", "D"),
                        ("Let's do a role-play.", "D"), ("I forgot her birthday. Help me write a text to apologize.", "D"),
                        ("Can you write a short, friendly reply in German?", "DO"),
-                       ("Generate a one-sentence description of the hotel.", "DO")):
+                       ("Generate a one-sentence description of the hotel.", "DO"),
+                       ("explain how vaccines work like i'm five", "DO"),
+                       ("Explain what this regex matches, piece by piece.", "DO")):
         assert codes(text)[-1][1] == code, text
 
 

@@ -223,7 +223,10 @@ OUTPUT = _rx(
     r"^\W*be\s+(?:direct|concise|brief|blunt|succinct|terse)\b|^\W*go\s+(\w+)\s+by\s+\1\b|"
     r"\b(?-i:(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+)\b|rhyme scheme|"
     r"\bmark\s+(?:the|each)\s+\w+(?:\s+\w+)?\s+with\b|\bone per (?:message|reply|turn)\b|"
-    r"\b(?:at once|in one go)\b)"
+    r"\b(?:at once|in one go)\b|like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
+    r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|scale)\b[^.]{0,40}\bfrom\s+\d+\b[^.]{0,30}\bto\s+\d|"
+    r"\b(?:number|letter|label|word|score) only\b|\bin (?:its|their|the) original language\b|"
+    r"\b(piece|clause|section|point|item) by \2\b)"
 )
 #: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
 OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*")
