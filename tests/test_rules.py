@@ -384,7 +384,7 @@ def test_a_users_question_amid_their_background_stays_the_task() -> None:
 
 
 @pytest.mark.parametrize("sentence", ["Answer yes or no.", "Give only the number.", "Dont make it too long",
-                                      "Rate it on a scale from 1 to 5.", "Keep it in its original language.",
+                                      "Give the rating on a scale from 1 to 5.", "Keep it in its original language.",
                                       "Write the names separated by commas.", "Use YYYY-MM for all dates.",
                                       "Be direct; I prefer blunt feedback.", "Go clause by clause.",
                                       "Mark the correct option with an asterisk.",
