@@ -478,6 +478,23 @@ def test_demands_on_content_a_users_why_question_and_slots_about_the_setting() -
     assert got["User: {question}"] == "D"
 
 
+def test_a_problem_statement_a_job_description_persona_and_labelled_details() -> None:
+    got = dict(codes("A train leaves Bristol at 14:10. A second train leaves at 14:40. At what time does the second "
+                     "catch up? Think step by step."))
+    assert got["A train leaves Bristol at 14:10."] == got["A second train leaves at 14:40."] == "D"
+    got = dict(codes("My dad was just diagnosed with diabetes. Could you put together a meal plan for him?"))
+    assert got["My dad was just diagnosed with diabetes."] == "A"  # the user's own background
+    assert codes("You write alt text for a museum's online collection. Describe the photo in one sentence.")[0][1] \
+        == "R"
+    got = dict(codes("Write a product description for our shop.\nProduct details:\n- Name: Fjell 30 backpack\n"
+                     "- Volume: 30 litres\nAround 80 words, upbeat.\nInclude one comparison to daily life."))
+    assert got["Product details:"] == got["- Name: Fjell 30 backpack"] == got["- Volume: 30 litres"] == "D"
+    assert got["Include one comparison to daily life."] == "D"  # a demand on the content
+    got = dict(codes("Reply publicly to the review below.\nReview: \"Lovely spot.\"\nWe have since replaced the "
+                     "carpets.\nKeep it under 100 words."))
+    assert got["Reply publicly to the review below."] == "D" and got["We have since replaced the carpets."] == "A"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

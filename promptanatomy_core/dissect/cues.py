@@ -32,7 +32,7 @@ _TASK_VERBS = (
     r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
     r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
-    r"trace|indicate|turn"
+    r"trace|indicate|turn|reply|respond"
 )
 ROLE = _rx(
     _LEAD + r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
@@ -41,6 +41,7 @@ ROLE = _rx(
     r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
     r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your|"
     r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"
+    r"^\W*you\s+(?:write|manage|edit|curate|run)\s[^.]{0,80}\b(?:for|on behalf of)\b|"  # "You write alt text for …"
     r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are|you're|ur|you'?re)\b|^\W*be\s+(?:my|our)\s+|"
     r"you(?:'ll| will)\s+be\s+(?:an?|my|the)\s+(?!(?:list|set|copy|few|couple|series|number)\b)|imagine\s+(?:you are|you're|that you are)|"
     r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
@@ -72,7 +73,7 @@ DIRECTIVE = _rx(
     r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve|do|play|try|practi[sc]e)\b"
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose)\s+"
     r"(?:is|will be)\b"
-    r"|you\s+(?:help|assist|answer|handle|support|guide|review|write|translate|moderate|triage)\b"
+    r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
     r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+to\b|to\b|an?\s|"
@@ -150,7 +151,8 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|ou
                   r"my|our)\s+notes?|notes(?=\s*:\s*\S)|description|statement|claim|source|target|word|term|topic|"
                   r"season|subject|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
-                  r"user|customer|human|latin text|english|french|german|spanish|s|n|"
+                  r"user|customer|human|latin text|english|french|german|spanish|s|n|(?:product|order|item|event|job|booking|"
+                  r"trip) details|specs|specifications|commits|options|"
                   r"x)\s*(?:#?\d+\s*)?(?:\([^)]{1,60}\)\s*)?)"
                   r"\s*[:=]")
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
@@ -192,8 +194,8 @@ OUTPUT = _rx(
     r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b)|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|to)\b|wrapped\b|"
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
-    r"^\W*(?:include|cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
-    r"\bexplanations?\b|\buse null\b|^\W*(?:add|include|leave|append|prepend)\b|plain text|"
+    r"^\W*(?:cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
+    r"\bexplanations?\b|\buse null\b|^\W*(?:add|leave|append|prepend)\b|plain text|"
     r"second person|present tense|past tense|latex\b|\bin\s+(?:british|american|us|uk|brazilian|european|canadian)\s+"
     r"(?:english|portuguese|spanish|french)\b|\bmax(?:imum)?\.?\s+\d+\s*(?:characters|chars|words)\b|"
     r"^\W*(?:vibe|tone|style|voice|register)\s*[=:]|(?:start|begin|end|finish|close)\s+(?:your|the|every|"

@@ -212,6 +212,7 @@ class RulesDissector(Dissector):
             carry, announcer = _announced(line[-1], labels), line[-1].index
         _label_trailing_data(lines, labels)
         _label_named_inputs(lines, labels, blank_before)
+        _label_problem_statement(lines, labels)
         _ensure_task(lines, labels)
         _continue_quotations(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
@@ -356,8 +357,28 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
             named = False
         if named:
             for m in line:
-                if labels[m.index] == {A} and not m.cues - {A}:
+                if labels[m.index] == {A} and not (m.cues - {A} if kv is not None else m.cues):
                     labels[m.index] = {D}
+
+
+#: The user speaking of themselves (or greeting): their background, not a problem to solve.
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|me|we|our|us|hi|hello|hey|je|j'\w+|moi|mon|ma|mes|nous|notre|bonjour|salut|"
+                           r"ich|mein|meine|wir|unser|hallo|yo|mi|mis|tengo|nosotros|nuestro|hola|eu|meu|minha|olá|io|mio|"
+                           r"mia|ho|ciao)\b", re.I)
+
+
+def _label_problem_statement(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """Statements that open the prompt and lead straight to its question or pasted code ("A train leaves Bristol at
+    14:10 … At what time does …?", "This query fails with … ```sql") are the problem the task works on, unless they
+    are the user's own background ("I", "my", "we")."""
+    sents = [m for line in lines for m in line]
+    lead = list(itertools.takewhile(lambda m: labels[m.index] == {A} and not m.cues, sents))
+    if not lead or len(lead) == len(sents) or any(_FIRST_PERSON.search(m.text) for m in lead):
+        return
+    nxt = sents[len(lead)]
+    if D in labels[nxt.index] and (QUESTION.search(nxt.text) or nxt.text.startswith("```")):
+        for m in lead:
+            labels[m.index] = {D}
 
 
 def _later_instruction(own: set[Component], sent: _Sent) -> set[Component]:
@@ -410,12 +431,17 @@ def _only_data_after(lines: list[list[_Sent]], li: int) -> bool:
         not any(HEADING.match(m.text) for m in rest)
 
 
+#: The label of the user's turn or request: "User: {question}", "Customer message: {message}".
+_USER_TURN = re.compile(r"^\W*(?:the\s+)?(?:user|customer|human|visitor|player|guest|caller|traveller|member|client|"
+                        r"question|message|query|request|input)\b[\w' ]{0,20}:", re.I)
+
+
 def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
     """Sentences grouped by line, with their cue features."""
     lines: list[list[_Sent]] = []
     reference_next = False
     # the last slot for the user's input ("User: {question}"); slots above it hold facts about the setting
-    input_slot = max((i for i, s in enumerate(sentences) if INPUT_LABEL.match(s.text) and PLACEHOLDER.search(s.text)),
+    input_slot = max((i for i, s in enumerate(sentences) if _USER_TURN.match(s.text) and PLACEHOLDER.search(s.text)),
                      default=-1)
     for i, s in enumerate(sentences):
         last = i == len(sentences) - 1
