@@ -388,7 +388,11 @@ def test_a_users_question_amid_their_background_stays_the_task() -> None:
                                       "Write the names separated by commas.", "Use YYYY-MM for all dates.",
                                       "Be direct; I prefer blunt feedback.", "Go clause by clause.",
                                       "Mark the correct option with an asterisk.",
-                                      "Do not write the whole conversation at once."])
+                                      "Do not write the whole conversation at once.",
+                                      "Separate the haiku with a blank line and give them no titles.",
+                                      "Use a table for the plan.", 'Sign it "Priya Nair".',
+                                      "End on a line of dialogue.",
+                                      "Give me a clear recommendation in the first sentence, then the reasons."])
 def test_more_form_phrasings(sentence: str) -> None:
     assert dict(codes("Summarise the text. " + sentence))[sentence] == "O"
 
@@ -420,7 +424,8 @@ def test_chat_requests_and_the_material_they_point_at() -> None:
     assert got["Write a product description for this one, around 100 words:"] == "DO"
     assert got["- 350 ml"] == got["- speckled oat glaze"] == "D"
     for text, code in (("I need the top 5 countries by revenue in 2023.", "D"), ("Need gift ideas for my dad.", "D"),
-                       ("Let's do a role-play.", "D"), ("I forgot her birthday. Help me write a text to apologize.", "D"),
+                       ("Let's do a role-play.", "D"),
+                       ("I forgot her birthday. Help me write a text to apologize.", "D"),
                        ("Can you write a short, friendly reply in German?", "DO"),
                        ("Generate a one-sentence description of the hotel.", "DO"),
                        ("explain how vaccines work like i'm five", "DO"),
@@ -493,6 +498,18 @@ def test_a_problem_statement_a_job_description_persona_and_labelled_details() ->
     got = dict(codes("Reply publicly to the review below.\nReview: \"Lovely spot.\"\nWe have since replaced the "
                      "carpets.\nKeep it under 100 words."))
     assert got["Reply publicly to the review below."] == "D" and got["We have since replaced the carpets."] == "A"
+
+
+def test_pipe_demonstrations_and_a_sample_given_as_a_guide() -> None:
+    got = dict(codes("Label the banking message with its intent.\ni can't find my card | card_lost\n"
+                     "how much is left in my account | balance\nsomeone took money i never spent | dispute\n"
+                     "{message} |"))
+    assert got["i can't find my card | card_lost"] == got["someone took money i never spent | dispute"] == "E"
+    assert got["{message} |"] == "D"
+    got = dict(codes("Write a tweet about our new opening hours.\nHere's a tweet we liked, as a guide to our voice:\n"
+                     '"Sourdough is back on Saturdays. Get here early."\nDon\'t reuse any of its phrases.'))
+    assert got["Here's a tweet we liked, as a guide to our voice:"] == got['"Sourdough is back on Saturdays.'] == "E"
+    assert got["Don't reuse any of its phrases."] == "A"
 
 
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:

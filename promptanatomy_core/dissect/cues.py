@@ -43,7 +43,8 @@ ROLE = _rx(
     r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"
     r"^\W*you\s+(?:write|manage|edit|curate|run)\s[^.]{0,80}\b(?:for|on behalf of)\b|"  # "You write alt text for …"
     r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are|you're|ur|you'?re)\b|^\W*be\s+(?:my|our)\s+|"
-    r"you(?:'ll| will)\s+be\s+(?:an?|my|the)\s+(?!(?:list|set|copy|few|couple|series|number)\b)|imagine\s+(?:you are|you're|that you are)|"
+    r"you(?:'ll| will)\s+be\s+(?:an?|my|the)\s+(?!(?:list|set|copy|few|couple|series|number)\b)|imagine\s+(?:you are|"
+    r"you're|that you are)|"
     r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
     r"you\s+will\s+(?:act|serve|be acting|play)\s+as\b|you\s+(?:act|serve|work)\s+as\b|"
     r"(?:an?)\s+[\w\- ,]{3,80}?\s+(?:like|such as)\s+(?:you|yourself)\b|i want you to act as\b|"
@@ -103,7 +104,8 @@ ensure enter enumerate escalate estimate evaluate examine exclude execute expand
 extract fetch figure file fill filter finalise finalize find finish fix flag flatten focus follow forecast format
 forward frame gather generate give grade greet group guess guide handle help highlight identify ignore illustrate
 implement import improve include incorporate index infer inform insert inspect interpret introduce investigate invite
-indicate itemise itemize join judge justify keep label leave link list locate log look make map mark mask match measure mention
+indicate itemise itemize join judge justify keep label leave link list locate log look make map mark mask match measure
+mention
 merge migrate minimise minimize mirror model moderate modify monitor name narrate negotiate normalise normalize note
 notify number observe obtain offer omit open optimise optimize order organise organize outline output paraphrase parse
 perform pick place plan play point polish populate port predict prefer prepare present preserve prevent prioritise
@@ -114,7 +116,8 @@ request research reshape resolve respond restate restructure retrieve return reu
 rhyme rotate round route run sanitise sanitize save scan schedule score screen search select send separate sequence set
 share shorten show sign simplify simulate sketch skip solve sort specify spell split standardise standardize start
 state stay stop store stress structure study submit suggest summarise summarize supply support swap synthesise
-synthesize tabulate tag tailor take talk teach tell test think tighten trace track train transcribe transform translate treat
+synthesize tabulate tag tailor take talk teach tell test think tighten trace track train transcribe transform translate
+treat
 triage trim troubleshoot try turn tweak type underline understand unify update upgrade use validate verify visualise
 visualize walk warn weigh weight word work wrap write
 """.split())
@@ -127,9 +130,9 @@ _IMPERATIVE_NEXT = re.compile(r"^(?:the|a|an|this|that|these|those|each|every|al
 
 def is_imperative(text: str) -> bool:
     """True if ``text`` opens with a verb in the imperative ("Narrate the next scene", "Leave a key empty")."""
-    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every)\b[^,.]{0,80},\s*)?(?:(?:please|"
-                 r"kindly|now|then|also|"
-                 r"first|finally|next|always|never|do not|don't),?\s+)?([A-Za-z][a-z\-]+)(?:[ ,:]+(.*))?$", text, re.S)
+    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every)\b[^,.]{0,80},\s*)?(?:(?i:please|"
+                 r"kindly|now|then|also|first|finally|next|always|never|do not|don't),?\s+)?([A-Za-z][a-z\-]+)"
+                 r"(?:[ ,:]+(.*))?$", text, re.S)
     if not m or m.group(1).lower() not in _IMPERATIVE_VERBS:
         return False
     rest = (m.group(2) or "").strip()
@@ -141,7 +144,8 @@ def is_imperative(text: str) -> bool:
 
 #: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
 INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|our|their|this)\s+)?(?:customer|user|"
-                  r"student|patient|client|member|candidate|essay|product|source|original|follow[ -]up)?\s*(?:working|solution|attempt|submission|work|listing|"
+                  r"student|patient|client|member|candidate|essay|product|source|original|"
+                  r"follow[ -]up)?\s*(?:working|solution|attempt|submission|work|listing|"
                   r"review|text|question|problem|input|sentence|document|article|passage|abstract|"
                   r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
                   r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
@@ -151,8 +155,8 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|ou
                   r"my|our)\s+notes?|notes(?=\s*:\s*\S)|description|statement|claim|source|target|word|term|topic|"
                   r"season|subject|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
-                  r"user|customer|human|latin text|english|french|german|spanish|s|n|(?:product|order|item|event|job|booking|"
-                  r"trip) details|specs|specifications|commits|options|"
+                  r"user|customer|human|latin text|english|french|german|spanish|s|n|(?:product|order|item|event|job|"
+                  r"booking|trip) details|specs|specifications|commits|options|"
                   r"x)\s*(?:#?\d+\s*)?(?:\([^)]{1,60}\)\s*)?)"
                   r"\s*[:=]")
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
@@ -189,9 +193,11 @@ OUTPUT = _rx(
     r"(?:in|using)\s+(?:english|french|german|spanish|italian|chinese|japanese|plain language)\b|"
     r"\btone\b|\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:explain|output)\b|"
     r"do not (?:include|add|use|write)\s+(?:any\s+)?(?:explanations?|commentary|preamble|notes?|text|markdown|"
-    r"emojis?|headings?|code fences|(?:all\s+)?caps|the whole)\b|without (?:any )?(?:explanation|commentary|preamble)|comments? explaining|"
+    r"emojis?|headings?|code fences|(?:all\s+)?caps|the whole)\b|without (?:any )?(?:explanation|commentary|"
+    r"preamble)|comments? explaining|"
     r"(?:start|begin|end|sign|close)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
-    r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b)|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|to)\b|wrapped\b|"
+    r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b)|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|"
+    r"to)\b|wrapped\b|"
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
@@ -221,14 +227,18 @@ OUTPUT = _rx(
     r"\b(?:answer|reply|respond|say)\s+(?:with\s+)?(?:just\s+|only\s+)?[\"'“]?(?:yes|true)[\"'”]?\s+or\s+[\"'“]?"
     r"(?:no|false)\b|^\W*(?:yes|true)\s+or\s+(?:no|false)\W*$|\bonly\s+the\s+(?:number|letter|label|name|"
     r"final answer|result|query|sql|word|score|category)\b|separated by (?:commas?|semicolons?|spaces?|new ?lines?|"
-    r"tabs?)|\b(?:not|dont|don't|no)\b[^.]{0,15}\b(?:too|overly)\s+(?:long|short|wordy|lengthy)\b|\b(?:one of|choose from|pick from)\s*:|"
+    r"tabs?)|\b(?:not|dont|don't|no)\b[^.]{0,15}\b(?:too|overly)\s+(?:long|short|wordy|lengthy)\b|\b(?:one of|"
+    r"choose from|pick from)\s*:|"
     r"^\W*be\s+(?:direct|concise|brief|blunt|succinct|terse)\b|^\W*go\s+(\w+)\s+by\s+\1\b|"
     r"\b(?-i:(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+)\b|rhyme scheme|"
     r"\bmark\s+(?:the|each)\s+\w+(?:\s+\w+)?\s+with\b|\bone per (?:message|reply|turn)\b|"
     r"\b(?:at once|in one go)\b|like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
-    r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|scale)\b[^.]{0,40}\bfrom\s+\d+\b[^.]{0,30}\bto\s+\d|"
+    r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|"
+    r"scale)\b[^.]{0,40}\bfrom\s+\d+\b[^.]{0,30}\bto\s+\d|"
     r"\b(?:number|letter|label|word|score) only\b|\bin (?:its|their|the) original language\b|"
-    r"\b(piece|clause|section|point|item) by \2\b)"
+    r"\b(piece|clause|section|point|item) by \2\b|\buse\s+(?:the|this|a|an)\s+(?:[^.]{0,40}\s)?(?:table|template|"
+    r"layout)\b|\bblank line\b|\bno titles?\b|^\W*sign\s+it\b|\bdon'?t (?:explain|output)\b|\ba short list\b|"
+    r"\bin the (?:first|last|opening|final) (?:sentence|line|paragraph)\b|^\W*(?:end|finish|close) on\b)"
 )
 #: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
 OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*")
@@ -250,6 +260,7 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r",\s*ensuring\s+that\b")
 
 EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?(?:did|worked|performed) well\b|"
+                    r"[^.]{0,60}\b(?:as a guide to|as an example of|for inspiration)\b|"
                     r"here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
                     r"samples?|demonstrations?)|(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*"
                     r"(?:[:\-–—(]|$)|example\s+\w+\s*:|for example\s*[:,]|sample\s+(?:input|output|answer|"
@@ -262,14 +273,16 @@ HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}
 #: A closing XML-style tag on its own line: the end of the section its opening tag began.
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
-REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
+REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|"
+                r"knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
                 r"excerpts|passages|snippets|sources|search results|"
                 r"about (?:the|us))\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
     (_rx(r"how to (?:answer|respond|reply|behave|handle)"), A),
-    (_rx(r"\b(?:text|listing|code|message|post|essay|email|document|article|draft)s? to (?:review|translate|summari[sz]e|"
-         r"check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|proofread)\s*:?\s*$"), D),
+    (_rx(r"\b(?:text|listing|code|message|post|essay|email|document|article|draft)s? to (?:review|translate|"
+         r"summari[sz]e|check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|"
+         r"proofread)\s*:?\s*$"), D),
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#\s.*\b(?:assistant|master|agent|bot|"
@@ -292,9 +305,8 @@ TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 #: A row of pasted data: a markdown table row or comma-separated values.
 DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
-INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|you (?:are|will be) (?:given|"
-                    r"provided|"
-            r"shown)|you(?:'ll| will) (?:see|receive|get)\b)")
+INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|"
+                    r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b)")
 
 
 #: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: Identify the conclusion.".
@@ -357,9 +369,10 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
-                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|^\W*(?:can|could|would) (?:you|u) (?:please\s+)?(?:write|draft|"
-                  r"make|create|compose|explain|summari[sz]e|rewrite|turn)\b|^\W*(?:your|the)\s+(?:task|job)\s+is\s+to\s+(?:" +
-                  _TASK_VERBS + r")\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
+                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|"
+                  r"^\W*(?:can|could|would) (?:you|u) (?:please\s+)?(?:write|draft|make|create|compose|explain|"
+                  r"summari[sz]e|rewrite|turn)\b|^\W*(?:your|the)\s+(?:task|job)\s+is\s+to\s+(?:" + _TASK_VERBS +
+                  r")\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
                   r"\b(?:and|then)\s+(?:return|label|mark|classify|output)|"
                   r"^\W*(?:please\s+)?(?:write|create|draft|compose|generate|produce)\s+an?\s+"
                   r"(?!(?:brief|short|single|one|few)\b)")

@@ -8,14 +8,14 @@ import re
 
 #: A cheap test run before the patterns below: a letter with an accent, or a function word English does not use.
 FOREIGN = re.compile(r"[À-ÖØ-öø-ÿ]|\b(?:le|la|les|des|une|un|est|pour|avec|dans|sur|der|die|das|und|ist|mit|nicht|ein|"
-                     r"eine|einen|bitte|du|los|las|una|para|con|por|que|del|en|il|gli|della|che|não|uma|com|dos|tu|vous|"
-                     r"sie|ich|je|yo|io|eu|pas|mots|wörter|palabras|parole|solo|sin|sans|ohne|senza|nur|auf|italiano|"
-                     r"español|français|deutsch)\b", re.I)
+                     r"eine|einen|bitte|du|los|las|una|para|con|por|que|del|en|il|gli|della|che|não|uma|com|dos|tu|"
+                     r"vous|sie|ich|je|yo|io|eu|pas|mots|wörter|palabras|parole|solo|sin|sans|ohne|senza|nur|auf|"
+                     r"italiano|español|français|deutsch)\b", re.I)
 
 _LEAD = r"^[\s>*\-•#\d.)(¿¡\"«„“]*(?:(?:bitte|por favor|s'il (?:te|vous) plaît|per favore|und|et|y|e|dann|puis|luego|" \
         r"poi|ensuite|außerdem|también|aussi|anche)[,\s]+)*"
 
-#: Task verbs in the imperative: tu/du/tú forms, then vous/Sie/usted forms (a German formal imperative is "<verb>en Sie").
+#: Task verbs in the imperative, familiar and formal (a German formal imperative, "<verb>en Sie", is matched apart).
 _IMPERATIVES = (
     # French
     "rédige rédigez écris écrivez corrige corrigez traduis traduisez résume résumez explique expliquez donne donnez "
@@ -89,5 +89,5 @@ OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|formato|format|ton|tono|ant
 
 #: An introduction of the material the task works on: "Voici le texte :", "Hier ist ein Ticket:", "Aquí tienes …".
 INTRO = re.compile(_LEAD + r"(?:voici|voilà|hier (?:ist|sind)|anbei|aquí (?:está|están|tienes|va)|a continuación|"
-                   r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue)\b|\b(?:ci-dessous|unten|abajo|a continuación|"
-                   r"qui sotto|abaixo)\s*:?\s*$", re.I)
+                   r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue)\b|\b(?:ci-dessous|unten|abajo|"
+                   r"a continuación|qui sotto|abaixo)\s*:?\s*$", re.I)

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from ..types import Component, Dissection, Sentence
 from .base import Dissector, register
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
-                   OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of,
-                   heading_component, is_imperative, key_value)
+                   OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R,
+                   cues_of, heading_component, is_imperative, key_value)
 from .material import json_schema_lines, material_lines, runs
 
 
@@ -42,17 +42,19 @@ class _Sent:
     final: bool = False  # the prompt's last sentence (often the open slot the answer continues: "SELECT", "A:")
 
 
-_ARROW = re.compile(r"(?:^|\s)(?:->|→|=>)\s*(\S?)")
+#: A demonstration "text -> label" or "text | label" (group 1 or 2: the label's first character, empty when open).
+_ARROW = re.compile(r"(?:^|\s)(?:->|→|=>)\s*(\S?)|^(?!\s*\|)[^|\n]*\S\s+\|(?:\s+(\S)|\s*$)")
 
 
 def _arrow_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines) of an arrow few-shot block: "text -> label" lines before a final open
     "{input} ->"."""
     arrows = [_ARROW.search(line[-1].text) for line in lines]
+    labelled = [m is not None and bool(m.group(1) or m.group(2)) for m in arrows]
     last = len(lines) - 1
-    if last < 2 or arrows[last] is None or arrows[last].group(1):
+    if last < 2 or arrows[last] is None or labelled[last]:
         return set(), set()
-    demos = {i for i in range(last) if arrows[i] is not None and arrows[i].group(1)}
+    demos = {i for i in range(last) if labelled[i]}
     return (demos, {last}) if len(demos) >= 2 else (set(), set())
 
 
@@ -363,8 +365,8 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
 
 #: The user speaking of themselves (or greeting): their background, not a problem to solve.
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|me|we|our|us|hi|hello|hey|je|j'\w+|moi|mon|ma|mes|nous|notre|bonjour|salut|"
-                           r"ich|mein|meine|wir|unser|hallo|yo|mi|mis|tengo|nosotros|nuestro|hola|eu|meu|minha|olá|io|mio|"
-                           r"mia|ho|ciao)\b", re.I)
+                           r"ich|mein|meine|wir|unser|hallo|yo|mi|mis|tengo|nosotros|nuestro|hola|eu|meu|minha|olá|"
+                           r"io|mio|mia|ho|ciao)\b", re.I)
 
 
 def _label_problem_statement(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
