@@ -30,6 +30,7 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "instruct (dev after a first blind run)": HERE / "data/instruct_prompts.jsonl",
              "library (dev after a first blind run)": HERE / "data/library_prompts.jsonl",
              "everyday (dev after a first blind run)": HERE / "data/everyday_prompts.jsonl",
+             "systems (dev after a first blind run)": HERE / "data/systems_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl"}
 

@@ -23,7 +23,8 @@ SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),
         "extra_prompts.jsonl": (60, 15, 15), "more_prompts.jsonl": (60, 15, 15),
         "instruct_prompts.jsonl": (60, 15, 15), "library_prompts.jsonl": (60, 15, 15),
-        "sealed_prompts.jsonl": (60, 15, 15), "everyday_prompts.jsonl": (60, 15, 15)}
+        "sealed_prompts.jsonl": (60, 15, 15), "everyday_prompts.jsonl": (60, 15, 15),
+        "systems_prompts.jsonl": (45, 15, 15)}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]
