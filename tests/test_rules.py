@@ -512,6 +512,17 @@ def test_pipe_demonstrations_and_a_sample_given_as_a_guide() -> None:
     assert got["Don't reuse any of its phrases."] == "A"
 
 
+def test_context_records_and_rules_a_system_prompt_consults() -> None:
+    got = dict(codes("You are the billing assistant for Dashly.\nAccount summary for this workspace:\n"
+                     "{account_summary}\nFollow these rules:\n1. Only admins can change billing.\n"
+                     "2. Do not discuss Enterprise pricing.\n# Order record\n{order_json}\nCustomer: {message}"))
+    assert {got[k] for k in ("Account summary for this workspace:", "{account_summary}", "Follow these rules:",
+                             "1. Only admins can change billing.", "# Order record", "{order_json}")} == {"A"}
+    assert got["Customer: {message}"] == "D"
+    assert dict(codes("Quiz me on Spanish verbs.\nLet's start: ask me about my weekend."))[
+        "Let's start: ask me about my weekend."] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -71,7 +71,7 @@ DIRECTIVE = _rx(
             r"once|"
     r"looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
-    r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve|do|play|try|practi[sc]e)\b"
+    r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve|do|play|try|practi[sc]e|start|begin)\b"
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose)\s+"
     r"(?:is|will be)\b"
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b"
@@ -274,6 +274,8 @@ HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
 REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|"
+                r"\w*profile\w*\s*\}|(?:order|patient|account|customer) record|key[ _]facts|"
+                r"(?:account|order|spending) summary|current (?:url|page|state|date)|"
                 r"knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
                 r"excerpts|passages|snippets|sources|search results|"
                 r"about (?:the|us))\b")
@@ -320,8 +322,9 @@ def cues_of(text: str) -> set[Component]:
         return set()
     if TOOL_LINE.match(head):
         return {A}  # "- `search(query)`: returns …": a tool the model may call
-    if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b", head, re.I):
-        return {A}  # "Judge on these criteria:": what the model consults
+    if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b|\b(?:these|the following) (?:rules|"
+                                                 r"policies|guidelines|constraints)\b", head, re.I):
+        return {A}  # "Judge on these criteria:", "Follow these rules:": what the model consults
     foreign = bool(languages.FOREIGN.search(head))  # worth trying the patterns of other languages
     if (INTRO.match(head) or foreign and languages.INTRO.search(head)) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
