@@ -513,9 +513,10 @@ def test_pipe_demonstrations_and_a_sample_given_as_a_guide() -> None:
 
 
 def test_context_records_and_rules_a_system_prompt_consults() -> None:
-    got = dict(codes("You are the billing assistant for Dashly.\nAccount summary for this workspace:\n"
-                     "{account_summary}\nFollow these rules:\n1. Only admins can change billing.\n"
-                     "2. Do not discuss Enterprise pricing.\n# Order record\n{order_json}\nCustomer: {message}"))
+    got = dict(codes("You are the billing assistant for Dashly. Answer the customer's billing questions.\n\n"
+                     "Account summary for this workspace:\n{account_summary}\n\nFollow these rules:\n"
+                     "1. Only admins can change billing.\n2. Do not discuss Enterprise pricing.\n\n# Order record\n"
+                     "{order_json}\n\nCustomer: {message}"))
     assert {got[k] for k in ("Account summary for this workspace:", "{account_summary}", "Follow these rules:",
                              "1. Only admins can change billing.", "# Order record", "{order_json}")} == {"A"}
     assert got["Customer: {message}"] == "D"
