@@ -72,7 +72,8 @@ DIRECTIVE = _rx(
     r"looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
     r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve|do|play|try|practi[sc]e|start|begin)\b"
-    r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose)\s+"
+    r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose|"
+    r"aim)\s+"
     r"(?:is|will be)\b"
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
@@ -236,6 +237,8 @@ OUTPUT = _rx(
     r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|"
     r"scale)\b[^.]{0,40}\bfrom\s+\d+\b[^.]{0,30}\bto\s+\d|"
     r"\b(?:number|letter|label|word|score) only\b|\bin (?:its|their|the) original language\b|"
+    r"\b(?:be|set (?:it |them )?to|return|use)\s+(?:null|an empty (?:array|list|string|object))\b|"
+    r"\b(?:reply|respond|answer|say)(?: exactly)?\s*:\s*[\"“]|"
     r"\b(piece|clause|section|point|item) by \2\b|\buse\s+(?:the|this|a|an)\s+(?:[^.]{0,40}\s)?(?:table|template|"
     r"layout)\b|\bblank line\b|\bno titles?\b|^\W*sign\s+it\b|\bdon'?t (?:explain|output)\b|\ba short list\b|"
     r"\bin the (?:first|last|opening|final) (?:sentence|line|paragraph)\b|^\W*(?:end|finish|close) on\b)"
@@ -292,6 +295,8 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:task|instruction|objective|goal|purpose|workflow|what to do|steps?\b|your job|mission|"
          r"what you (?:can|should|will) do|"
          r"what (?:i|we) (?:need|want)|responsibilities|requirements|specification)"), D),
+    (_rx(r"\bvoice\b|communication|citations?|presentation"), O),
+    (_rx(r"what you (?:can |should |will )?(?:do|help with|handle)|how to work|\bscope\b"), D),
     (languages.OUTPUT_HEADING, O),
 )
 _KEY = re.compile(r"^[\s*>\-]*([A-Z][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)
