@@ -527,7 +527,8 @@ def test_context_records_and_rules_a_system_prompt_consults() -> None:
 def test_scope_and_voice_sections_and_conventions_for_missing_values() -> None:
     got = dict(codes("You are the assistant for Harbour Bank.\n\n## What you can help with\n- Activating a new card\n"
                      "- Explaining fees\n\n## Voice\nWarm and a little playful.\nShort sentences.\n\n"
-                     "If the diff looks good, return an empty array.\nIf the decision is approve, category must be null."))
+                     "If the diff looks good, return an empty array.\n"
+                     "If the decision is approve, category must be null."))
     assert got["## What you can help with"] == got["- Activating a new card"] == got["- Explaining fees"] == "D"
     assert got["## Voice"] == got["Warm and a little playful."] == got["Short sentences."] == "O"
     assert got["If the diff looks good, return an empty array."] == "O"
