@@ -392,7 +392,10 @@ def test_a_users_question_amid_their_background_stays_the_task() -> None:
                                       "Separate the haiku with a blank line and give them no titles.",
                                       "Use a table for the plan.", 'Sign it "Priya Nair".',
                                       "End on a line of dialogue.",
-                                      "Give me a clear recommendation in the first sentence, then the reasons."])
+                                      "Give me a clear recommendation in the first sentence, then the reasons.",
+                                      "Cite at most two passages per sentence.", "Keep it to a few friendly sentences.",
+                                      "Give the policy id in brackets after the sentence.",
+                                      "Write the date as YYYY-MM-DD."])
 def test_more_form_phrasings(sentence: str) -> None:
     assert dict(codes("Summarise the text. " + sentence))[sentence] == "O"
 
@@ -429,7 +432,8 @@ def test_chat_requests_and_the_material_they_point_at() -> None:
                        ("Can you write a short, friendly reply in German?", "DO"),
                        ("Generate a one-sentence description of the hotel.", "DO"),
                        ("explain how vaccines work like i'm five", "DO"),
-                       ("Explain what this regex matches, piece by piece.", "DO")):
+                       ("Explain what this regex matches, piece by piece.", "DO"),
+                       ("Write this week's newsletter from the items below, in about 250 words.", "DO")):
         assert codes(text)[-1][1] == code, text
 
 
