@@ -197,8 +197,8 @@ OUTPUT = _rx(
     r"emojis?|headings?|code fences|(?:all\s+)?caps|the whole)\b|without (?:any )?(?:explanation|commentary|"
     r"preamble)|comments? explaining|"
     r"(?:start|begin|end|sign|close)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
-    r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b|\s*=)|headings?\b|wrap\b|enclose\b|schema\b|round (?:the|"
-    r"to)\b|wrapped\b|"
+    r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b|\s*=)|headings?\b|wrap\b|enclose\b|schema\b|"
+    r"round (?:the|to)\b|wrapped\b|"
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
@@ -208,8 +208,8 @@ OUTPUT = _rx(
     r"^\W*(?:vibe|tone|style|voice|register)\s*[=:]|(?:start|begin|end|finish|close)\s+(?:your|the|every|"
     r"each)\s+\w+\s+with\b|"
     r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|"
-    r"^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct|sentences?|words|lines|paragraphs?)\b|\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|"
-    r"chars)\b|(?:brand|writing|narrative)\s+voice\b|"
+    r"^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct|sentences?|words|lines|paragraphs?)\b|"
+    r"\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
     r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|"
     r"(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
     r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
@@ -239,9 +239,11 @@ OUTPUT = _rx(
     r"\b(?:number|letter|label|word|score) only\b|\bin (?:its|their|the) original language\b|"
     r"\b(?:be|set (?:it |them )?to|return|use)\s+(?:null|an empty (?:array|list|string|object))\b|"
     r"\b(?:reply|respond|answer|say)(?: exactly)?\s*:\s*[\"“]|"
-    r"\bcite (?:the|each|every|at most|at least|your|sources|\d)|\b(?:put|name|cite|give|list|show|mark|add)\b[^.]{0,60}"
-    r"\bin (?:square |round )?(?:brackets|parentheses)\b|\b(piece|clause|section|point|item) by \2\b|\buse\s+(?:the|this|a|an)\s+(?:[^.]{0,40}\s)?(?:table|template|"
-    r"layout)\b|\bblank line\b|\bno titles?\b|^\W*sign\s+it\b|\bdon'?t (?:explain|output)\b|\ba short list\b|"
+    r"\bcite (?:the|each|every|at most|at least|your|sources|\d)|"
+    r"\b(?:put|name|cite|give|list|show|mark|add)\b[^.]{0,60}\bin (?:square |round )?(?:brackets|parentheses)\b|"
+    r"\b(piece|clause|section|point|item) by \2\b|"
+    r"\buse\s+(?:the|this|a|an)\s+(?:[^.]{0,40}\s)?(?:table|template|layout)\b|"
+    r"\bblank line\b|\bno titles?\b|^\W*sign\s+it\b|\bdon'?t (?:explain|output)\b|\ba short list\b|"
     r"\bin the (?:first|last|opening|final) (?:sentence|line|paragraph)\b|^\W*(?:end|finish|close) on\b)"
 )
 #: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
@@ -384,8 +386,10 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
                   r")\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
                   r"\b(?:and|then)\s+(?:return|label|mark|classify|output)|"
                   r"^\W*(?:please\s+)?(?:write|create|draft|compose|generate|produce)\s+an?\s+"
-                  r"(?!(?:brief|short|single|one|few)\b)|^\W*(?:please\s+)?write\s+(?:the|this|this week's|our|my)\s+"
-                  r"(?!(?:answer|response|reply|output|result|names?|reasoning|final|feedback|explanation)\b|\w+\s+as\b)")
+                  r"(?!(?:brief|short|single|one|few)\b)|"
+                  r"^\W*(?:please\s+)?write\s+(?:the|this|this week's|our|my)\s+"  # "Write the product page copy …"
+                  r"(?!(?:answer|response|reply|output|result|names?|reasoning|final|feedback|explanation)\b|"
+                  r"\w+\s+as\b)")
 
 
 def heading_component(text: str) -> Component | None:
