@@ -537,6 +537,10 @@ def test_scope_and_voice_sections_and_conventions_for_missing_values() -> None:
     assert got["## Voice"] == got["Warm and a little playful."] == got["Short sentences."] == "O"
     assert got["If the diff looks good, return an empty array."] == "O"
     assert got["If the decision is approve, category must be null."] == "O"
+    got = dict(codes("Write the newsletter.\n\n## Things we don't do\n- Mention competitors.\n- Use the word "
+                     "\"artisanal\".\n\n## Tasks\n- Use the items below."))
+    assert got["- Mention competitors."] == got['- Use the word "artisanal".'] == "A"
+    assert got["- Use the items below."] == "D"
 
 
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:

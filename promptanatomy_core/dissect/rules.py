@@ -146,6 +146,7 @@ class RulesDissector(Dissector):
         labels: dict[int, set[Component]] = {}
         section: Component | None = None
         section_is_markdown = False
+        prohibitions = False  # the section lists what not to do ("## Things we don't do"): its imperatives are rules
         mode: Component | None = None  # E inside an example block, D inside a task-input block
         carry: set[Component] | None = None  # what a line ending in ":" announces for the items below it
         carried_headings = False
@@ -182,6 +183,7 @@ class RulesDissector(Dissector):
             if heading is not None:
                 section, mode = heading, (E if heading is E else None)
                 section_is_markdown = first.text.lstrip().startswith(("#", "**"))
+                prohibitions = bool(_PROHIBITIONS.search(first.text))
                 labels[first.index] = {heading}
                 carry = {heading} if heading in (D, O) and first.text.rstrip().endswith(":") else None
                 announcer = first.index
@@ -210,7 +212,7 @@ class RulesDissector(Dissector):
             while checked < first.index:  # whether a task was stated before this line (one pass over the prompt)
                 stated = stated or D in labels.get(checked, ())
                 checked += 1
-            self._label_line(line, section, mode, labels, stated)
+            self._label_line(line, section, mode, labels, stated, prohibitions)
             carry, announcer = _announced(line[-1], labels), line[-1].index
         _label_trailing_data(lines, labels)
         _label_named_inputs(lines, labels, blank_before)
@@ -232,11 +234,11 @@ class RulesDissector(Dissector):
 
     @staticmethod
     def _label_line(line: list[_Sent], section: Component | None, mode: Component | None,
-                    labels: dict[int, set[Component]], task_stated: bool) -> None:
+                    labels: dict[int, set[Component]], task_stated: bool, prohibitions: bool) -> None:
         own = [set(m.cues) or ({D} if DATA_ROW.match(m.text) else set()) for m in line]
         if section is A:  # a statement under a background heading ("Name changes cost €45") is no instruction
             for o, m in zip(own, line):
-                if D in o and not is_imperative(m.text) and not m.input_label and not m.final:
+                if D in o and (prohibitions or not is_imperative(m.text)) and not m.input_label and not m.final:
                     o.discard(D)
         for o, m in zip(own, line):
             if m.input_label and not (section is not None and m.text.startswith("```")):
@@ -272,6 +274,11 @@ class RulesDissector(Dissector):
 
 #: An item of a block: a code fence, a heading, a bullet or number, a JSON object, a CSV row, a "key: value" field.
 _ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|[{\[]|[^\s,]+(?:,[^\s,]*){2,}$|[\w ]{1,30}:\s)")
+
+
+#: A heading over things not to do: "## Things we don't do", "Never:", "<prohibited>".
+_PROHIBITIONS = re.compile(r"\b(?:don'?t|do not|never|avoid|not allowed|prohibited|forbidden|off[- ]limits|must not)\b",
+                           re.I)
 
 
 def _block_item(text: str) -> bool:
