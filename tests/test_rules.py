@@ -357,7 +357,7 @@ def test_multi_line_question_answer_demonstrations_before_an_open_chain_of_thoug
               "\n#### 10\n\nQ: A bus carries 45 students. How many buses do 312 students need?\n"
               "A: Let's think step by step.")
     got = dict(codes(prompt))
-    assert got["Q: Mia has 3 boxes of 12 pencils."] == got["A: 2 x 5 = 10."] == "E"
+    assert got["Q: Mia has 3 boxes of 12 pencils."] == got["A: 2 x 5 = 10."] == got["#### 36"] == "E"
     assert got["Q: A bus carries 45 students."] == got["A: Let's think step by step."] == "D"
 
 
@@ -395,7 +395,8 @@ def test_a_users_question_amid_their_background_stays_the_task() -> None:
                                       "Give me a clear recommendation in the first sentence, then the reasons.",
                                       "Cite at most two passages per sentence.", "Keep it to a few friendly sentences.",
                                       "Give the policy id in brackets after the sentence.",
-                                      "Write the date as YYYY-MM-DD."])
+                                      "Write the date as YYYY-MM-DD.", "Be welcoming and clear.",
+                                      "Speak in short, natural sentences.", "Sound like a real person from a bakery."])
 def test_more_form_phrasings(sentence: str) -> None:
     assert dict(codes("Summarise the text. " + sentence))[sentence] == "O"
 
@@ -541,6 +542,16 @@ def test_scope_and_voice_sections_and_conventions_for_missing_values() -> None:
                      "\"artisanal\".\n\n## Tasks\n- Use the items below."))
     assert got["- Mention competitors."] == got['- Use the word "artisanal".'] == "A"
     assert got["- Use the items below."] == "D"
+
+
+def test_json_tool_specs_worked_solutions_and_a_sample_the_user_wrote() -> None:
+    got = dict(codes('Help the user plan a trip.\nTools:\n```json\n[{"name": "search_flights", "description": "Search '
+                     'flights.", "parameters": {"origin": "IATA code"}}]\n```\nUser: {input}'))
+    assert got['```json\n[{"name": "search_flights", "description": "Search flights.", "parameters": {"origin": '
+               '"IATA code"}}]\n```'] == "A"
+    got = dict(codes("Write a description for this mug: speckled glaze, 350 ml.\n"
+                     "Here's one I wrote for another mug that I liked:\n\"Meet Juniper, a chunky mug.\""))
+    assert got["Here's one I wrote for another mug that I liked:"] == got['"Meet Juniper, a chunky mug."'] == "E"
 
 
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:

@@ -230,7 +230,9 @@ OUTPUT = _rx(
     r"final answer|result|query|sql|word|score|category)\b|separated by (?:commas?|semicolons?|spaces?|new ?lines?|"
     r"tabs?)|\b(?:not|dont|don't|no)\b[^.]{0,15}\b(?:too|overly)\s+(?:long|short|wordy|lengthy)\b|\b(?:one of|"
     r"choose from|pick from)\s*:|"
-    r"^\W*be\s+(?:direct|concise|brief|blunt|succinct|terse)\b|^\W*go\s+(\w+)\s+by\s+\1\b|"
+    r"^\W*be\s+(?:direct|concise|brief|blunt|succinct|terse|warm|friendly|welcoming|polite|encouraging|"
+    r"professional|formal|casual)\b|^\W*(?:sound|speak|talk)\s+(?:like|human|natural|warm|friendly|casual|formal|"
+    r"relaxed|in\s+(?:short|plain|simple))\b|^\W*go\s+(\w+)\s+by\s+\1\b|"
     r"\b(?-i:(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+)\b|rhyme scheme|"
     r"\bmark\s+(?:the|each)\s+\w+(?:\s+\w+)?\s+with\b|\bone per (?:message|reply|turn)\b|"
     r"\b(?:at once|in one go)\b|like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
@@ -267,6 +269,7 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
 
 EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?(?:did|worked|performed) well\b|"
                     r"[^.]{0,60}\b(?:as a guide to|as an example of|for inspiration)\b|"
+                    r"here(?:'s| is) (?:one|an? \w+) (?:that )?(?:i|we) (?:wrote|liked|loved|used|made)\b|"
                     r"here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
                     r"samples?|demonstrations?)|(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*"
                     r"(?:[:\-–—(]|$)|example\s+\w+\s*:|for example\s*[:,]|sample\s+(?:input|output|answer|"
@@ -274,7 +277,7 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"(?:input|q|question|user|text|sentence)\s*\d*\s*:.*\b(?:output|a|answer|assistant|"
                     r"label)\s*\d*\s*:"
                     r"\s*\S)")
-HEADING = re.compile(r"^\s*(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:|\[[A-Z][\w /&()'-]{0,40}\]|"
+HEADING = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*[^\W\d_][^\n]*|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:|\[[A-Z][\w /&()'-]{0,40}\]|"
                      r"<[A-Za-z_][\w\- ]{0,40}>)\s*$")
 #: A closing XML-style tag on its own line: the end of the section its opening tag began.
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
@@ -298,7 +301,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:task|instruction|objective|goal|purpose|workflow|what to do|steps?\b|your job|mission|"
          r"what you (?:can|should|will) do|"
          r"what (?:i|we) (?:need|want)|responsibilities|requirements|specification)"), D),
-    (_rx(r"\bvoice\b|communication|citations?|presentation"), O),
+    (_rx(r"\bvoice\b|communication|citations?|presentation|presenting"), O),
     (_rx(r"what you (?:can |should |will )?(?:do|help with|handle)|how to work|\bscope\b"), D),
     (languages.OUTPUT_HEADING, O),
 )
@@ -310,6 +313,8 @@ CODE_LINE = re.compile(r"^\s*(?:CREATE|SELECT|INSERT|UPDATE|DELETE|ALTER|DROP|WI
 #: A tool's signature and description: "- `list_tables()`: returns table names", "get_weather(city, date): …".
 TOOL_LINE = re.compile(r"^[\s\-*•]*`?(?:[A-Za-z]\w*[_.][\w.]*\([^()]*\)|[A-Za-z]\w*\((?:[^(),]*,[^()]*)?\))`?\s*"
                        r"(?:[:\-–—]|->)")  # not "fix(auth): …", a commit subject
+#: A function-calling spec: {"name": "search_flights", "description": …}.
+TOOL_SPEC = re.compile(r"\"name\"\s*:\s*\"[^\"]+\"\s*,\s*\"description\"\s*:")
 #: A markdown table row.
 TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 #: A row of pasted data: a markdown table row or comma-separated values.
@@ -328,8 +333,8 @@ def cues_of(text: str) -> set[Component]:
     head = _DEFINITION.sub("", text[:400])
     if CODE_LINE.match(head):
         return set()
-    if TOOL_LINE.match(head):
-        return {A}  # "- `search(query)`: returns …": a tool the model may call
+    if TOOL_LINE.match(head) or TOOL_SPEC.search(head):
+        return {A}  # "- `search(query)`: returns …", a JSON function spec: a tool the model may call
     if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b|\b(?:these|the following) (?:rules|"
                                                  r"policies|guidelines|constraints)\b", head, re.I):
         return {A}  # "Judge on these criteria:", "Follow these rules:": what the model consults
