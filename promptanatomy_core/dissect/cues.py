@@ -277,8 +277,8 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"(?:input|q|question|user|text|sentence)\s*\d*\s*:.*\b(?:output|a|answer|assistant|"
                     r"label)\s*\d*\s*:"
                     r"\s*\S)")
-HEADING = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*[^\W\d_][^\n]*|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:|\[[A-Z][\w /&()'-]{0,40}\]|"
-                     r"<[A-Za-z_][\w\- ]{0,40}>)\s*$")
+HEADING = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*[^\W\d_][^\n]*|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:|"
+                     r"\[[A-Z][\w /&()'-]{0,40}\]|<[A-Za-z_][\w\- ]{0,40}>)\s*$")
 #: A closing XML-style tag on its own line: the end of the section its opening tag began.
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
