@@ -554,6 +554,13 @@ def test_json_tool_specs_worked_solutions_and_a_sample_the_user_wrote() -> None:
     assert got["Here's one I wrote for another mug that I liked:"] == got['"Meet Juniper, a chunky mug."'] == "E"
 
 
+def test_an_example_announced_at_the_end_of_a_paragraph() -> None:
+    got = dict(codes("Write a haiku about autumn leaves. Here is an example of the style I like:\n"
+                     "An old silent pond\nA frog jumps into the pond"))
+    assert got["Here is an example of the style I like:"] == got["An old silent pond"] == \
+        got["A frog jumps into the pond"] == "E"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -214,6 +214,8 @@ class RulesDissector(Dissector):
                 checked += 1
             self._label_line(line, section, mode, labels, stated, prohibitions)
             carry, announcer = _announced(line[-1], labels), line[-1].index
+            if labels[line[-1].index] == {E} and line[-1].text.rstrip().endswith(":"):
+                mode = E  # "… Here is an example of the style I like:" at the end of a paragraph
         _label_trailing_data(lines, labels)
         _label_named_inputs(lines, labels, blank_before)
         _label_problem_statement(lines, labels)
