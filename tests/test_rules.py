@@ -561,6 +561,15 @@ def test_an_example_announced_at_the_end_of_a_paragraph() -> None:
         got["A frog jumps into the pond"] == "E"
 
 
+def test_the_users_own_material_after_the_request_and_a_system_label() -> None:
+    got = dict(codes("Please proofread my email and fix any grammar mistakes. Don't change the meaning.\n\n"
+                     "Hi Tom, I wanted to follow up on our meeting.\nBest, Anna"))
+    assert got["Hi Tom, I wanted to follow up on our meeting."] == got["Best, Anna"] == "D"
+    got = dict(codes("Critique my essay on remote work.\nMy audience is CTOs at startups."))
+    assert got["My audience is CTOs at startups."] == "A"  # a fact with a cue of its own, not the material
+    assert codes("SYSTEM: You are a strict JSON API.\nUSER: {review}")[0][1] == "R"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

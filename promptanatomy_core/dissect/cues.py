@@ -324,8 +324,8 @@ INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|a
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b)")
 
 
-#: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: Identify the conclusion.".
-_DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2})\s*[:.)]\s*")
+#: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".
+_DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: prompt)?)\s*[:.)]\s*")
 
 
 def cues_of(text: str) -> set[Component]:

@@ -328,6 +328,9 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
 
 #: Words that point the task at material: "the data below", "this email", "here are my notes".
 _POINTER = re.compile(r"\b(?:below|following|this|these|here(?:'s| is| are))\b", re.I)
+#: The user's own material named in the task ("proofread my email"): it follows, with no cue of its own.
+_MY_MATERIAL = re.compile(r"\bmy (?:email|e-mail|message|text|essay|letter|code|draft|paragraph|cv|resume|résumé|post|"
+                          r"story|poem)\b", re.I)
 
 
 def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
@@ -344,7 +347,10 @@ def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Compone
         start = li
     trailing = [m for line in lines[start:len(lines) - slot] for m in line]
     earlier = [m for line in lines[:start] for m in line]
-    if trailing and slot or trailing and any(D in labels[m.index] and _POINTER.search(m.text) for m in earlier):
+    pointed = any(D in labels[m.index] and (_POINTER.search(m.text) or
+                                            _MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing))
+                  for m in earlier)
+    if trailing and (slot or pointed):
         for m in trailing:
             labels[m.index] = {D}
 
