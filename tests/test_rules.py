@@ -189,6 +189,10 @@ def test_a_prompt_always_states_a_task() -> None:
     assert codes("Give me five name ideas for a bakery, as a comma-separated list.") == [
         ("Give me five name ideas for a bakery, as a comma-separated list.", "DO")]
     assert codes("Button labels must fit in 20 characters.")[0][1] == "O"
+    got = dict(codes("# Role\nYou are CodeBuddy, a tutor for beginners.\n\n# Rules\n- Never give the full solution.\n"
+                     "\n# Output\nReply in Markdown."))
+    assert got["- Never give the full solution."] == "A" and got["# Output"] == "O"  # neither a rule nor a heading
+    assert got["Reply in Markdown."] == "DO"  # is the task the prompt must state
 
 
 def test_a_policy_list_at_the_end_is_background_not_the_input() -> None:

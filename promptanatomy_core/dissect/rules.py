@@ -310,6 +310,9 @@ def _continue_quotations(lines: list[list[_Sent]], labels: dict[int, set[Compone
                 labels[m.index] = set(labels[prev.index])
 
 
+_RULE_OPENING = re.compile(r"^[\W\d]*(?:never|don'?t|do not|avoid|if|when|unless|only)\b", re.I)
+
+
 def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
     """A prompt states a task: when no sentence came out Directive, the first whose own words give one (an
     imperative shaped like a format rule: "Give me five names, as a comma-separated list.") is the Directive too."""
@@ -317,7 +320,8 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
     if any(D in labels[m.index] for m in sents):
         return
     for m in sents:
-        if (DIRECTIVE.search(m.text[:400]) or is_imperative(m.text)) and not labels[m.index] & {E, R}:
+        if (DIRECTIVE.search(m.text[:400]) or is_imperative(m.text)) and not labels[m.index] & {E, R} and \
+                not _RULE_OPENING.match(m.text) and not HEADING.match(m.text):  # not a rule, not "# Output"
             labels[m.index] = labels[m.index] | {D}
             return
     for m in sents:  # a question without its mark: "how long do i boil an egg for a jammy yolk"
