@@ -351,7 +351,8 @@ def test_instruction_dataset_definitions_and_role_play_openers() -> None:
     for text, code in (("Pretend you're my landlord.", "R"), ("Be my IELTS examiner.", "R"),
                        ("I want you to act as a sommelier.", "R"),
                        ("I want you to act as an etymologist and trace the origin of the word I give you.", "DR"),
-                       ('My first word is "salary".', "D"), ("My first action: I open the door.", "D")):
+                       ('My first word is "salary".', "D"), ("My first action: I open the door.", "D"),
+                       ("Please act as an impartial judge and evaluate the response below.", "DR")):
         assert dict(codes("I want you to act as a guide. " + text))[text] == code, text
 
 
