@@ -140,7 +140,7 @@ def is_imperative(text: str) -> bool:
     return not rest or bool(_IMPERATIVE_NEXT.match(rest)) or rest[:1] in "\"'“‘`{[(" or m.group(1).lower() in {
         "summarise", "summarize", "translate", "classify", "explain", "describe", "write", "list", "draft", "narrate",
         "rewrite", "extract", "generate", "compute", "calculate", "refactor", "redact", "identify", "compare", "cover",
-        "thank", "apologise", "apologize"}
+        "thank", "apologise", "apologize", "include"}
 
 
 #: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
