@@ -576,6 +576,15 @@ def test_the_users_own_material_after_the_request_and_a_system_label() -> None:
     assert codes("SYSTEM: You are a strict JSON API.\nUSER: {review}")[0][1] == "R"
 
 
+def test_labelled_context_task_and_constraints_paragraphs() -> None:
+    got = dict(codes("Context: Our company sells solar panels in Texas. We offer free installation.\n\n"
+                     "Task: Write three Facebook ad headlines for homeowners.\n\n"
+                     "Constraints: Each headline must be under 40 characters. Don't mention competitors."))
+    assert got["Context: Our company sells solar panels in Texas."] == got["We offer free installation."] == "A"
+    assert got["Task: Write three Facebook ad headlines for homeowners."] == "D"
+    assert got["Constraints: Each headline must be under 40 characters."] == "O"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -167,7 +167,7 @@ class RulesDissector(Dissector):
                 mode = None if mode is D else mode
                 section = None if section is not None and not first.text.lstrip().startswith("#") and \
                     not section_is_markdown else section
-            if all(m.reference for m in line):
+            if all(m.reference for m in line) and li not in demos and mode is not E:
                 labels.update((m.index, {A}) for m in line)
                 continue
             if li in template:
@@ -480,6 +480,7 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
                            and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
         reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next or \
+            bool(key and key[1] and REFERENCE.fullmatch(key[0])) or \
             bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " "))) or \
             (key_slot and i < input_slot and not INPUT_LABEL.match(s.text))  # "Plan: {plan_name}" above "User: {q}"
         reference_next = label_above and reference
