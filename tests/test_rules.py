@@ -583,6 +583,9 @@ def test_labelled_context_task_and_constraints_paragraphs() -> None:
     assert got["Context: Our company sells solar panels in Texas."] == got["We offer free installation."] == "A"
     assert got["Task: Write three Facebook ad headlines for homeowners."] == "D"
     assert got["Constraints: Each headline must be under 40 characters."] == "O"
+    assert codes("Role: You are a nutritionist.\nTask: Create a meal plan.")[0][1] == "R"
+    got = dict(codes('Convert the following JSON to YAML:\n\n{"name": "Ana", "age": 30}'))
+    assert got['{"name": "Ana", "age": 30}'] == "D"  # the material, not the answer's form
 
 
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:

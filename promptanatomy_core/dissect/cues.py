@@ -326,7 +326,7 @@ INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|a
 
 #: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".
 _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: prompt)?|(?:your\s+)?task|instructions?|"
-                  r"request|goal|objective|constraints?|requirements?)\s*[:.)]\s*(?=\S)")
+                  r"request|goal|objective|constraints?|requirements?|role|persona)\s*[:.)]\s*(?=\S)")
 
 
 def cues_of(text: str) -> set[Component]:

@@ -295,7 +295,10 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
         this = re.search(r"\b(?:this|these)\b", sent.text, re.I) and "following" not in sent.text.lower()
-        return {D} if this else {O}  # "… for this one, cozy vibe:" above its details: the items are material
+        named = re.search(r"\bthe following\s+(?:\w+\s+){0,2}?(?:json|yaml|xml|csv|text|data|code|email|message|list|"
+                          r"sentences?|paragraphs?|reviews?|records?|table|passage|article|document|snippet|function|"
+                          r"query)\b", sent.text, re.I)
+        return {D} if this or named else {O}  # "… for this one:", "Convert the following JSON to YAML:": material
     return got if len(got) == 1 and not got & {R, E} else None
 
 
