@@ -588,6 +588,20 @@ def test_labelled_context_task_and_constraints_paragraphs() -> None:
     assert got['{"name": "Ana", "age": 30}'] == "D"  # the material, not the answer's form
 
 
+def test_rules_after_a_persona_unfenced_code_and_items_the_task_points_at() -> None:
+    got = dict(codes("You are a helpful, respectful and honest assistant. Always answer as helpfully as possible. "
+                     "If you don't know the answer, please don't share false information."))
+    assert got["You are a helpful, respectful and honest assistant."] == "R"
+    assert got["Always answer as helpfully as possible."] == "A"  # a rule, not part of the persona
+    assert got["If you don't know the answer, please don't share false information."] == "A"
+    got = dict(codes("Fix the bug in this code:\n\ndef average(nums):\n    return sum(nums) / len(nums) + 1"))
+    assert got["def average(nums):"] == got["return sum(nums) / len(nums) + 1"] == "D"
+    got = dict(codes('Given the following product reviews, categorize each one as "praise" or "complaint".\n\n'
+                     '1. "Arrived quickly, works great!"\n2. "Broke after two days."\n\n'
+                     'Output format: one line per review.'))
+    assert got['1. "Arrived quickly, works great!"'] == got['2. "Broke after two days."'] == "D"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

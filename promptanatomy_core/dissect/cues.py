@@ -32,7 +32,7 @@ _TASK_VERBS = (
     r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
     r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
-    r"trace|indicate|turn|reply|respond"
+    r"trace|indicate|turn|reply|respond|quiz"
 )
 ROLE = _rx(
     _LEAD + r"(?:(?:please|kindly|now),?\s+)?(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
@@ -111,7 +111,7 @@ merge migrate minimise minimize mirror model moderate modify monitor name narrat
 notify number observe obtain offer omit open optimise optimize order organise organize outline output paraphrase parse
 perform pick place plan play point polish populate port predict prefer prepare present preserve prevent prioritise
 prioritize process produce program proofread propose protect prove provide publish pull put quantify query question
-quote rank rate read reason recap recommend reconcile record redact redirect reduce refactor refer reference refine
+quiz quote rank rate read reason recap recommend reconcile record redact redirect reduce refactor refer reference refine
 reformat reformulate refuse reject relate remind remove rename render reorder rephrase replace reply report represent
 request research reshape resolve respond restate restructure retrieve return reuse reveal review revise rewrite rewrite
 rhyme rotate round route run sanitise sanitize save scan schedule score screen search select send separate sequence set

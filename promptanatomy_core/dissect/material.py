@@ -1,7 +1,7 @@
 """Pasted material the task works on, found by its shape rather than its words: a block between delimiter lines
 ("---", '\"\"\"', "<<<" … ">>>"), a quotation over several lines, a transcript (speaker turns, some speaker twice),
-a JSON literal, log lines, a changelog. Its sentences are the task's input (Directive) whatever they say, so a pasted
-CV's "Led the migration" is not an instruction."""
+a JSON literal, log lines, a changelog, code pasted without a fence. Its sentences are the task's input (Directive)
+whatever they say, so a pasted CV's "Led the migration" is not an instruction."""
 from __future__ import annotations
 
 import re
@@ -22,7 +22,7 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether any of its sentences
     carries a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
-        _quotation(texts)
+        _quotation(texts) | _code(texts)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -113,6 +113,21 @@ def _quotation(texts: Sequence[str]) -> set[int]:
                     i = end
         i += 1
     return out
+
+
+#: A line of code pasted without a fence: a definition or statement, or (weaker) a line ending in ";" or "{", a
+#: closing brace, an indented body line.
+_CODE = re.compile(r"^\s*(?:def |class |async def |import \w|from [\w.]+ import |function \w|const \w|let \w|var \w|"
+                   r"public |private |#include|return\b[^.]*$|(?:if|for|while|elif|with)\b.*:$|else:|try:|"
+                   r"except\b.*:$)")
+_CODE_WEAK = re.compile(r"[;{]\s*$|^\s*}\s*$|^(?: {4}|\t)\s*\S")
+
+
+def _code(texts: Sequence[str]) -> set[int]:
+    """Runs of at least two lines of code with a definition or statement among them (an unfenced snippet)."""
+    code = [bool(_CODE.search(t) or _CODE_WEAK.search(t)) for t in texts]
+    return {i for run in runs(code) if len(run) >= 2 and not texts[run[0]].startswith((" ", "\t")) and
+            any(_CODE.search(texts[j]) for j in run) for i in run}
 
 
 def _records(texts: Sequence[str]) -> set[int]:

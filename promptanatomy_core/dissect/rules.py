@@ -219,6 +219,7 @@ class RulesDissector(Dissector):
         _label_trailing_data(lines, labels)
         _label_named_inputs(lines, labels, blank_before)
         _label_problem_statement(lines, labels)
+        _label_pointed_items(lines, labels, blank_before)
         _ensure_task(lines, labels)
         _continue_quotations(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
@@ -313,7 +314,7 @@ def _continue_quotations(lines: list[list[_Sent]], labels: dict[int, set[Compone
                 labels[m.index] = set(labels[prev.index])
 
 
-_RULE_OPENING = re.compile(r"^[\W\d]*(?:never|don'?t|do not|avoid|if|when|unless|only)\b", re.I)
+_RULE_OPENING = re.compile(r"^[\W\d]*(?:always|never|don'?t|do not|avoid|if|when|unless|only)\b", re.I)
 
 
 def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
@@ -322,11 +323,13 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
     sents = [m for line in lines for m in line]
     if any(D in labels[m.index] for m in sents):
         return
-    for m in sents:
-        if (DIRECTIVE.search(m.text[:400]) or is_imperative(m.text)) and not labels[m.index] & {E, R} and \
-                not _RULE_OPENING.match(m.text) and not HEADING.match(m.text):  # not a rule, not "# Output"
-            labels[m.index] = labels[m.index] | {D}
-            return
+    said = [m for m in sents if (DIRECTIVE.search(m.text[:400]) or is_imperative(m.text)) and
+            not labels[m.index] & {E, R} and not HEADING.match(m.text)]
+    # rather not a rule ("Never give the full solution") when another instruction is there
+    m = next((m for m in said if not _RULE_OPENING.match(m.text)), said[0] if said else None)
+    if m is not None:
+        labels[m.index] = labels[m.index] | {D}
+        return
     for m in sents:  # a question without its mark: "how long do i boil an egg for a jammy yolk"
         if re.match(r"^\W*(?:how|what|why|where|when|which|who|can|could|should|is|are|do|does)\b", m.text, re.I):
             labels[m.index] = labels[m.index] | {D} if m.cues else {D}  # no cue: the background default was a guess
@@ -391,6 +394,26 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|me|we|our|us|hi|hello|hey|je|j'\w+|mo
                            r"io|mio|mia|ho|ciao)\b", re.I)
 
 
+def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+                         blank_before: dict[int, bool]) -> None:
+    """The list or quotations right after a task that points at them ("Given the following product reviews,
+    categorise each one …" above '1. "Arrived quickly!"') are the task's input, wherever they stand in the prompt."""
+    for li, line in enumerate(lines):
+        last = line[-1]
+        if D not in labels[last.index] or not re.search(r"\b(?:the following|these)\b", last.text, re.I):
+            continue
+        for lj in range(li + 1, len(lines)):
+            first = lines[lj][0]
+            item = re.match(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|[\"“«„])", first.text)
+            if blank_before[first.index] and lj > li + 1 or not item:
+                break
+            if any(m.cues - {D, A} for m in lines[lj]):
+                break
+            for m in lines[lj]:
+                if labels[m.index] == {A}:
+                    labels[m.index] = {D}
+
+
 def _label_problem_statement(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
     """Statements that open the prompt and lead straight to its question or pasted code ("A train leaves Bristol at
     14:10 … At what time does …?", "This query fails with … ```sql") are the problem the task works on, unless they
@@ -423,7 +446,8 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
     if section is not None and section is not E:
         if not any(o - {section, A} for o in own):
             return section
-    if R in own[0] and all(not (o - {R, A}) or m.weak_role for o, m in zip(own[1:], line[1:])):
+    if R in own[0] and all(not (o - {R, A}) and not _RULE_OPENING.match(m.text) or m.weak_role
+                           for o, m in zip(own[1:], line[1:])):
         return R if len(line) > 1 else None
     directives = sum(D in o for o in own)
     carries_input = any(m.input_label or TASK_IN_LINE.search(m.text) for m in line)
