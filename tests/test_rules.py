@@ -401,7 +401,8 @@ def test_a_users_question_amid_their_background_stays_the_task() -> None:
                                       "Cite at most two passages per sentence.", "Keep it to a few friendly sentences.",
                                       "Give the policy id in brackets after the sentence.",
                                       "Write the date as YYYY-MM-DD.", "Be welcoming and clear.",
-                                      "Speak in short, natural sentences.", "Sound like a real person from a bakery."])
+                                      "Speak in short, natural sentences.", "Sound like a real person from a bakery.",
+                                      "Put your response in <response></response> tags."])
 def test_more_form_phrasings(sentence: str) -> None:
     assert dict(codes("Summarise the text. " + sentence))[sentence] == "O"
 
@@ -574,6 +575,8 @@ def test_the_users_own_material_after_the_request_and_a_system_label() -> None:
     got = dict(codes("Critique my essay on remote work.\nMy audience is CTOs at startups."))
     assert got["My audience is CTOs at startups."] == "A"  # a fact with a cue of its own, not the material
     assert codes("SYSTEM: You are a strict JSON API.\nUSER: {review}")[0][1] == "R"
+    assert codes("Act as a Linux terminal. I will type commands and you will reply with what the terminal should "
+                 "show.")[1][1] == "D"  # "reply with what …" is the task, not a form
 
 
 def test_labelled_context_task_and_constraints_paragraphs() -> None:
