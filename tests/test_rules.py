@@ -419,6 +419,10 @@ def test_consulted_material_in_placeholders_and_history() -> None:
                      "Chat History:\n{chat_history}\nQuestion: {question}\nHelpful Answer:"))
     assert got["{context}"] == got["Chat History:"] == got["{chat_history}"] == "A"
     assert got["Question: {question}"] == got["Helpful Answer:"] == "D"
+    got = dict(codes("Answer the following questions as best you can. You have access to the following tools:\n\n"
+                     "{tools}\n\nQuestion: {input}"))
+    assert got["You have access to the following tools:"] == got["{tools}"] == "A"
+    assert got["Question: {input}"] == "D"
     got = dict(codes("You can call these tools:\n- `get_policy(company_id)`: returns the travel policy as JSON.\n"
                      "search_flights(origin, date): returns flights as a list\nTraveller: {input}"))
     assert got["- `get_policy(company_id)`: returns the travel policy as JSON."] == "A"

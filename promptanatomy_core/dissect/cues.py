@@ -285,6 +285,7 @@ HEADING = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*[^\W\d_][^\n]*|\*\*[^*]+\*\*:?|[A-Z
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
 REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|"
+                r"\{\{?\s*tools\s*\}|you have access to|"
                 r"\w*profile\w*\s*\}|(?:order|patient|account|customer) record|key[ _]facts|"
                 r"(?:account|order|spending) summary|current (?:url|page|state|date)|"
                 r"knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
@@ -328,7 +329,7 @@ INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|a
 
 #: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".
 _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: prompt)?|(?:your\s+)?task|instructions?|"
-                  r"request|goal|objective|constraints?|requirements?|role|persona)\s*[:.)]\s*(?=\S)")
+                  r"request|goal|objective|constraints?|requirements?|role|persona)\s*(?:[:.)]|\s[-–])\s*(?=\S)")
 
 
 def cues_of(text: str) -> set[Component]:
