@@ -342,7 +342,7 @@ def cues_of(text: str) -> set[Component]:
     if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b|\b(?:these|the following) (?:rules|"
                                                  r"policies|guidelines|constraints)\b", head, re.I):
         return {A}  # "Judge on these criteria:", "Follow these rules:": what the model consults
-    foreign = bool(languages.FOREIGN.search(head))  # worth trying the patterns of other languages
+    foreign = languages.foreign(head)  # worth trying the patterns of other languages
     if (INTRO.match(head) or foreign and languages.INTRO.search(head)) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
             else {D}

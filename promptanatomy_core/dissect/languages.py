@@ -6,11 +6,20 @@ from __future__ import annotations
 
 import re
 
-#: A cheap test run before the patterns below: a letter with an accent, or a function word English does not use.
-FOREIGN = re.compile(r"[À-ÖØ-öø-ÿ]|\b(?:le|la|les|des|une|un|est|pour|avec|dans|sur|der|die|das|und|ist|mit|nicht|ein|"
-                     r"eine|einen|bitte|du|los|las|una|para|con|por|que|del|en|il|gli|della|che|não|uma|com|dos|tu|"
-                     r"vous|sie|ich|je|yo|io|eu|pas|mots|wörter|palabras|parole|solo|sin|sans|ohne|senza|nur|auf|"
-                     r"italiano|español|français|deutsch)\b", re.I)
+#: Function words English does not use: with an accented letter, the cheap test run before the patterns below.
+_FOREIGN_WORDS = frozenset("""
+le la les des une un est pour avec dans sur der die das und ist mit nicht ein eine einen bitte du los las una para
+con por que del en il gli della che não uma com dos tu vous sie ich je yo io eu pas mots wörter palabras parole solo
+sin sans ohne senza nur auf italiano español français deutsch
+""".split())
+_ACCENT = re.compile(r"[À-ÖØ-öø-ÿ]")
+_WORD = re.compile(r"[a-z]+")
+
+
+def foreign(text: str) -> bool:
+    """Whether ``text`` may be French, German, Spanish, Portuguese or Italian (worth trying the patterns below)."""
+    return bool(_ACCENT.search(text)) or not _FOREIGN_WORDS.isdisjoint(_WORD.findall(text.lower()))
+
 
 _LEAD = r"^[\s>*\-•#\d.)(¿¡\"«„“]*(?:(?:bitte|por favor|s'il (?:te|vous) plaît|per favore|und|et|y|e|dann|puis|luego|" \
         r"poi|ensuite|außerdem|también|aussi|anche)[,\s]+)*"
