@@ -644,6 +644,12 @@ def test_accuracy_floor_on_pacp(name: str) -> None:
         acc.prompt_level, acc.sentence_level, acc.confusions.most_common(5))
 
 
-def test_accuracy_floor_on_custom_prompts() -> None:
-    acc = evaluate(RULES, [g for _, g in load_gold_jsonl(BENCH_DATA / "custom_prompts.jsonl")])
-    assert acc.prompt_level >= 0.75 and acc.sentence_level >= 0.93, acc.confusions.most_common(5)
+#: Sentence-level floors on the hand-labelled sets, a point or two under the figures in the README's accuracy table.
+GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.92, "fresh": 0.89, "extra": 0.87, "more": 0.86,
+               "instruct": 0.80, "library": 0.80, "everyday": 0.86, "systems": 0.86, "unseen": 0.81, "sealed": 0.81}
+
+
+@pytest.mark.parametrize("name", GOLD_FLOORS)
+def test_accuracy_floor_on_hand_labelled_prompts(name: str) -> None:
+    acc = evaluate(RULES, [g for _, g in load_gold_jsonl(BENCH_DATA / f"{name}_prompts.jsonl")])
+    assert acc.sentence_level >= GOLD_FLOORS[name], (acc.sentence_level, acc.confusions.most_common(5))
