@@ -471,6 +471,8 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
     ("Schreibe für das folgende Produkt einen Produkttext mit etwa 80 Wörtern.", ["DO"]),
     ("Necesito una versión sin gluten de la receta. Solo la receta, sin comentarios.", ["D", "O"]),
     ("Scrivi una breve email al mio capo. Rispondi solo in italiano.", ["D", "O"]),
+    ("Erkläre mir in einfachen Worten, wie die Pendlerpauschale funktioniert.", ["DO"]),
+    ("Eres un chef profesional. Dame una receta vegana. Incluye una lista de compras.", ["R", "D", "D"]),
 ])
 def test_cues_in_french_german_spanish_and_italian(prompt: str, expected: list[str]) -> None:
     assert [code for _, code in codes(prompt)] == expected

@@ -31,22 +31,23 @@ _IMPERATIVES = (
     "fais faites propose proposez analyse analysez liste listez classe classez réponds répondez aide aidez crée créez "
     "génère générez identifie identifiez vérifie vérifiez compare comparez décris décrivez reformule reformulez "
     "calcule calculez trouve trouvez indique indiquez choisis choisissez évalue évaluez transforme transformez "
-    "prépare préparez complète complétez suggère suggérez relis relisez "
+    "prépare préparez complète complétez suggère suggérez relis relisez inclus incluez mentionne mentionnez "
     # German
     "schreib schreibe übersetze übersetz fasse fass erkläre erklär erstelle korrigiere gib hilf beantworte analysiere "
     "formuliere prüfe überprüfe nenne beschreibe vergleiche berechne finde bewerte ordne klassifiziere zeig zeige mach "
-    "mache entwirf verfasse liste "
+    "mache entwirf verfasse liste erwähne "
     # Spanish
     "escribe escriba traduce traduzca resume resuma explica explique corrige corrija dame deme ayúdame ayúdeme "
     "redacta redacte haz haga genera genere analiza analice clasifica clasifique responde responda crea cree "
     "identifica identifique revisa revise compara compare describe describa calcula calcule encuentra encuentre "
     "indica indique elige elija evalúa evalúe prepara prepare completa complete sugiere sugiera enumera enumere "
+    "incluye incluya menciona mencione "
     # Portuguese
     "escreva traduza resuma corrija redija faça gere analise classifique crie descreva calcule encontre escolha "
-    "avalie sugira liste escreve traduz faz ajude-me ajuda-me "
+    "avalie sugira liste escreve traduz faz ajude-me ajuda-me inclua mencione "
     # Italian
     "scrivi traduci riassumi spiega correggi dammi aiutami redigi fai analizza rispondi identifica rivedi confronta "
-    "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga"
+    "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga includi menziona"
 ).split()
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
@@ -84,6 +85,8 @@ OUTPUT = re.compile(
     r"\b(?:pas plus de|au maximum|maximum|höchstens|maximal|máximo|no más de|no máximo|al massimo|massimo)\s+\d+|"
     r"\b\d+\s+(?:mots|wörter|palabras|palavras|parole)\s+(?:max|maximum|maximal|máximo|massimo)\b|"
     r"liste à puces|liste numérotée|stichpunkte|aufzählung|viñetas|pasos numerados|lista numerada|tópicos|"
+    r"\b(?:in einfachen worten|en termes simples|con palabras sencillas|in parole semplici|em palavras simples|"
+    r"en (?:langage|français) simple|in einfacher sprache|en lenguaje sencillo)\b|"
     r"elenco puntato|elenco numerato|\b(?:als|en|como|in|em) (?:tabelle|tabla|tabella|tabela)\b|"
     r"\b(?:sans|sin|ohne|senza|sem)\s+(?:commentaires?|comentarios?|kommentare?|commenti|comentários|explications?|"
     r"explicaciones?|erklärungen?|spiegazioni|explicações|comillas|guillemets|anführungszeichen)\b|"
