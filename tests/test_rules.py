@@ -402,7 +402,7 @@ def test_a_users_question_amid_their_background_stays_the_task() -> None:
                                       "Give the policy id in brackets after the sentence.",
                                       "Write the date as YYYY-MM-DD.", "Be welcoming and clear.",
                                       "Speak in short, natural sentences.", "Sound like a real person from a bakery.",
-                                      "Put your response in <response></response> tags."])
+                                      "Put your response in <response></response> tags.", "Only return the SQL."])
 def test_more_form_phrasings(sentence: str) -> None:
     assert dict(codes("Summarise the text. " + sentence))[sentence] == "O"
 

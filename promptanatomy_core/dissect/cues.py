@@ -236,7 +236,7 @@ OUTPUT = _rx(
     r"relaxed|in\s+(?:short|plain|simple))\b|^\W*go\s+(?P<go>\w+)\s+by\s+(?P=go)\b|"
     r"\b(?-i:(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+)\b|rhyme scheme|"
     r"\bmark\s+(?:the|each)\s+\w+(?:\s+\w+)?\s+with\b|\bone per (?:message|reply|turn)\b|"
-    r"\b(?:at once|in one go)\b|<(?P<tag>\w+)>\s*</(?P=tag)>|\bin\s+<\w+>\s*tags?\b|"
+    r"\b(?:at once|in one go)\b|^\W*only\s+(?:return|output|give|reply|respond|answer|print|show)\b|<(?P<tag>\w+)>\s*</(?P=tag)>|\bin\s+<\w+>\s*tags?\b|"
     r"like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
     r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|"
     r"scale)\b[^.]{0,40}\bfrom\s+\d+\b[^.]{0,30}\bto\s+\d|"
