@@ -444,7 +444,9 @@ def test_chat_requests_and_the_material_they_point_at() -> None:
                        ("Generate a one-sentence description of the hotel.", "DO"),
                        ("explain how vaccines work like i'm five", "DO"),
                        ("Explain what this regex matches, piece by piece.", "DO"),
-                       ("Write this week's newsletter from the items below, in about 250 words.", "DO")):
+                       ("Write this week's newsletter from the items below, in about 250 words.", "DO"),
+                       ("can u write me a toast? funny, around 2 minutes when spoken", "DO"),
+                       ("Just tell me what's wrong with my code.", "D")):
         assert codes(text)[-1][1] == code, text
 
 

@@ -70,7 +70,7 @@ DIRECTIVE = _rx(
     _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
             r"once|"
     r"looking at)\b[^,.]{0,80},\s*)?"
-    r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+)?"
+    r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+|just\s+)?"
     r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve|do|play|try|practi[sc]e|start|begin)\b"
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose|"
     r"aim)\s+"
@@ -132,7 +132,7 @@ _IMPERATIVE_NEXT = re.compile(r"^(?:the|a|an|this|that|these|those|each|every|al
 def is_imperative(text: str) -> bool:
     """True if ``text`` opens with a verb in the imperative ("Narrate the next scene", "Leave a key empty")."""
     m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every)\b[^,.]{0,80},\s*)?(?:(?i:please|"
-                 r"kindly|now|then|also|first|finally|next|always|never|do not|don't),?\s+)?([A-Za-z][a-z\-]+)"
+                 r"kindly|now|then|also|first|finally|next|always|never|do not|don't|just),?\s+)?([A-Za-z][a-z\-]+)"
                  r"(?:[ ,:]+(.*))?$", text, re.S)
     if not m or m.group(1).lower() not in _IMPERATIVE_VERBS:
         return False
@@ -236,6 +236,7 @@ OUTPUT = _rx(
     r"relaxed|in\s+(?:short|plain|simple))\b|^\W*go\s+(?P<go>\w+)\s+by\s+(?P=go)\b|"
     r"\b(?-i:(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+)\b|rhyme scheme|"
     r"\bmark\s+(?:the|each)\s+\w+(?:\s+\w+)?\s+with\b|\bone per (?:message|reply|turn)\b|"
+    r"\b\d+[- ]minutes?\b[^.]{0,20}\b(?:spoken|to read|read aloud|of speech)\b|"
     r"\b(?:at once|in one go)\b|^\W*only\s+(?:return|output|give|reply|respond|answer|print|show)\b|"
     r"<(?P<tag>\w+)>\s*</(?P=tag)>|\bin\s+<\w+>\s*tags?\b|"
     r"like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
