@@ -402,7 +402,8 @@ def test_a_users_question_amid_their_background_stays_the_task() -> None:
                                       "Give the policy id in brackets after the sentence.",
                                       "Write the date as YYYY-MM-DD.", "Be welcoming and clear.",
                                       "Speak in short, natural sentences.", "Sound like a real person from a bakery.",
-                                      "Put your response in <response></response> tags.", "Only return the SQL."])
+                                      "Put your response in <response></response> tags.", "Only return the SQL.",
+                                      "Keep the same language as the draft."])
 def test_more_form_phrasings(sentence: str) -> None:
     assert dict(codes("Summarise the text. " + sentence))[sentence] == "O"
 
@@ -446,7 +447,9 @@ def test_chat_requests_and_the_material_they_point_at() -> None:
                        ("Explain what this regex matches, piece by piece.", "DO"),
                        ("Write this week's newsletter from the items below, in about 250 words.", "DO"),
                        ("can u write me a toast? funny, around 2 minutes when spoken", "DO"),
-                       ("Just tell me what's wrong with my code.", "D")):
+                       ("Just tell me what's wrong with my code.", "D"),
+                       ("You are an email assistant. When the user gives you a rough draft, rewrite it to be clear.",
+                        "D")):
         assert codes(text)[-1][1] == code, text
 
 

@@ -237,7 +237,8 @@ OUTPUT = _rx(
     r"\b(?-i:(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+)\b|rhyme scheme|"
     r"\bmark\s+(?:the|each)\s+\w+(?:\s+\w+)?\s+with\b|\bone per (?:message|reply|turn)\b|"
     r"\b\d+[- ]minutes?\b[^.]{0,20}\b(?:spoken|to read|read aloud|of speech)\b|"
-    r"\b(?:at once|in one go)\b|^\W*only\s+(?:return|output|give|reply|respond|answer|print|show)\b|"
+    r"\b(?:keep|use) the same language\b|\b(?:at once|in one go)\b|"
+    r"^\W*only\s+(?:return|output|give|reply|respond|answer|print|show)\b|"
     r"<(?P<tag>\w+)>\s*</(?P=tag)>|\bin\s+<\w+>\s*tags?\b|"
     r"like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
     r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|"
@@ -336,7 +337,7 @@ _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: promp
 
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
-    head = _DEFINITION.sub("", text[:400])
+    head = _INPUT_ARRIVES.sub("", _DEFINITION.sub("", text[:400]))  # "When the user gives you a draft, rewrite it"
     if CODE_LINE.match(head):
         return set()
     if TOOL_LINE.match(head) or TOOL_SPEC.search(head):
@@ -387,6 +388,9 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     return cues
 
 
+#: "When the user gives you …", "When I paste …": the arrival of the input, which the task then works on.
+_INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:the user|users|i|someone|a customer|the customer)\s+"
+                     r"(?:gives?|sends?|pastes?|provides?|shares?|submits?|uploads?|types?)\s+you\b[^,.]{0,80},\s*")
 #: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
