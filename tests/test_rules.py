@@ -518,6 +518,7 @@ def test_a_problem_statement_a_job_description_persona_and_labelled_details() ->
     assert got["Product details:"] == got["- Name: Fjell 30 backpack"] == got["- Volume: 30 litres"] == "D"
     assert got["Include one comparison to daily life."] == "D"  # a demand on the content
     assert codes("Write a palindrome checker in Python. Include unit tests using pytest.")[1][1] == "D"
+    assert codes("Review the diff. The team follows PEP 8 and requires type hints.")[1][1] == "A"  # a fact
     got = dict(codes("Reply publicly to the review below.\nReview: \"Lovely spot.\"\nWe have since replaced the "
                      "carpets.\nKeep it under 100 words."))
     assert got["Reply publicly to the review below."] == "D" and got["We have since replaced the carpets."] == "A"

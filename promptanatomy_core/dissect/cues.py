@@ -376,6 +376,8 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
                                  r"(?:please\s+|i want you to\s+)?act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
                                  _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
+    if O in cues and _SETTING_FACT.match(text):
+        return {A}  # "The team follows PEP 8 …": a fact about the setting, however much it speaks of style
     if O in cues:
         return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) else {O}
     if D in cues and A in cues:
@@ -391,6 +393,9 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
 #: "When the user gives you …", "When I paste …": the arrival of the input, which the task then works on.
 _INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:the user|users|i|someone|a customer|the customer)\s+"
                      r"(?:gives?|sends?|pastes?|provides?|shares?|submits?|uploads?|types?)\s+you\b[^,.]{0,80},\s*")
+#: A statement about the team or codebase the task happens in.
+_SETTING_FACT = _rx(r"^\W*(?:the|our)\s+(?:team|repository|repo|project|codebase|company|service)\s+(?:follows|uses|"
+                    r"prefers|requires|is|has)\b")
 #: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
