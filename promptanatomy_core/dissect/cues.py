@@ -376,9 +376,9 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
                                  r"(?:please\s+|i want you to\s+)?act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
                                  _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
-    if O in cues and _SETTING_FACT.match(text):
-        return {A}  # "The team follows PEP 8 …": a fact about the setting, however much it speaks of style
     if O in cues:
+        if _SETTING_FACT.match(text):
+            return {A}  # "The team follows PEP 8 …": a fact about the setting, however much it speaks of style
         return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) else {O}
     if D in cues and A in cues:
         if re.search(r"^\W*" + MY_FIRST + r"|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS +

@@ -52,20 +52,26 @@ _IMPERATIVES = (
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
 _FORM_VERBS = frozenset("réponds répondez responde responda rispondi dame deme dammi gib donne donnez".split())
+
+
+def _verbs(words: set[str] | list[str]) -> str:
+    """An alternation of ``words``, longest first ("écrivez" before "écris"), ending where the word ends."""
+    return r"(?:" + "|".join(sorted(set(words), key=len, reverse=True)) + r")(?=[\s,:])"
+
+
 #: A sentence that opens with a task verb: with a form cue it does both jobs ("Schreibe … mit etwa 80 Wörtern").
-TASK_FIRST = re.compile(_LEAD + r"(?:" + "|".join(sorted(set(_IMPERATIVES) - _FORM_VERBS, key=len, reverse=True)) +
-                        r")(?=[\s,:])", re.I)
+TASK_FIRST = re.compile(_LEAD + _verbs(set(_IMPERATIVES) - _FORM_VERBS), re.I)
 
 DIRECTIVE = re.compile(
     _LEAD + r"(?:(?:à partir d[eu']s?|en te basant sur|anhand|basándote en|a partir d[eo]s?|in base a)[^,.]{0,80},\s*)?"
-    r"(?:" + "|".join(sorted(_IMPERATIVES, key=len, reverse=True)) + r")(?=[\s,:])(?!\s+(?:que|dass|che)\b)|"
+    + _verbs(_IMPERATIVES) + r"(?!\s+(?:que|dass|che)\b)|"
     r"^\W*(?:bitte\s+)?[A-ZÄÖÜ][a-zäöüß]+en Sie\b|"  # "Schreiben Sie …", "Übersetzen Sie …"
     r"\b(?:peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|j'ai besoin d|je voudrais|je veux|aide-moi|aidez-moi|"
     r"kannst du|können sie|könntest du|könnten sie|ich brauche|ich hätte gern|hilf mir|"
     r"puedes|podrías|podría usted|necesito|me ayudas|ayúdame|"
     r"você pode|podes|poderia|preciso|me ajuda|"
     r"puoi|potresti|ho bisogno|vorrei|mi aiuti)\b|"
-    r"^\W*(?:tu|votre|ton|ta|deine|ihre|tu|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
+    r"^\W*(?:tu|votre|ton|ta|deine|ihre|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
     r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo)\s+(?:est|ist|es|é|è)\b|"
     r"^\W*(?:du\s+(?:beantwortest|hilfst|unterstützt|berätst)|(?:tu|vous)\s+(?:aides|aidez|réponds|répondez)|"
     r"(?:tú\s+)?(?:ayudas|respondes|atiendes)\s|(?:tu\s+)?(?:aiuti|rispondi)\s|você\s+(?:ajuda|responde))",

@@ -91,8 +91,10 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
 
 
 #: A line that opens a quotation it does not close: '"12.1 Neither party …', 'Mensaje: «Hola chicas!!'.
-_OPENS_QUOTE = re.compile(r"^\s*(?:[A-Z][\w ]{0,20}:\s*)?[\"“„«]")
-_QUOTES = {"\"": "\"", "“": "”", "„": "“", "«": "»"}
+_QUOTES = {"\"": "\"", "“": "”", "„": "“", "«": "»"}  # opening mark: its closing mark
+#: The marks that open a quotation, as a character class.
+OPENING_QUOTE = "[" + "".join(_QUOTES) + "]"
+_OPENS_QUOTE = re.compile(r"^\s*(?:[A-Z][\w ]{0,20}:\s*)?" + OPENING_QUOTE)
 
 
 def _quotation(texts: Sequence[str]) -> set[int]:

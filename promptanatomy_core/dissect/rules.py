@@ -26,7 +26,7 @@ from .base import Dissector, register
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
                    OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R,
                    cues_of, heading_component, is_imperative, key_value)
-from .material import json_schema_lines, material_lines, runs
+from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
 
 @dataclass
@@ -394,6 +394,10 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|me|we|our|us|hi|hello|hey|je|j'\w+|mo
                            r"io|mio|mia|ho|ciao)\b", re.I)
 
 
+#: A bullet, a number or an opening quotation mark at the start of a line.
+_LIST_ITEM_OR_QUOTE = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|" + OPENING_QUOTE + ")")
+
+
 def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Component]],
                          blank_before: dict[int, bool]) -> None:
     """The list or quotations right after a task that points at them ("Given the following product reviews,
@@ -404,8 +408,7 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
             continue
         for lj in range(li + 1, len(lines)):
             first = lines[lj][0]
-            item = re.match(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|[\"“«„])", first.text)
-            if blank_before[first.index] and lj > li + 1 or not item:
+            if blank_before[first.index] and lj > li + 1 or not _LIST_ITEM_OR_QUOTE.match(first.text):
                 break
             if any(m.cues - {D, A} for m in lines[lj]):
                 break
