@@ -617,6 +617,28 @@ def test_rules_after_a_persona_unfenced_code_and_items_the_task_points_at() -> N
     assert got['1. "Arrived quickly, works great!"'] == got['2. "Broke after two days."'] == "D"
 
 
+def test_facts_beside_a_persona_and_a_task_that_survives_a_quotation() -> None:
+    assert codes("You are a helpful assistant that answers questions about our return policy. Returns are accepted "
+                 "within 30 days.") == [
+        ("You are a helpful assistant that answers questions about our return policy.", "R"),
+        ("Returns are accepted within 30 days.", "A")]  # a fact, not the persona's trait
+    assert codes("You are Rhea, a ship's engineer. You believe every engine can be saved.")[1][1] == "R"
+    # the only imperative sits inside the quoted sign-off: the task is still stated, by the other instruction
+    got = dict(codes('You are a health information assistant.\nAnswer questions about medications.\n'
+                     'End every answer with: "This is general information. Please talk to a doctor."'))
+    assert "D" in got["Answer questions about medications."]
+    assert got["Please talk to a doctor.\""] == "O"
+
+
+def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
+    [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
+    assert "D" in got
+    got = dict(codes('5 LinkedIn post hooks for our webinar "Zero-downtime upgrades", max 15 words each.\n'
+                     "Audience: platform engineers."))
+    assert "D" in got['5 LinkedIn post hooks for our webinar "Zero-downtime upgrades", max 15 words each.']
+    assert got["Audience: platform engineers."] == "A"
+
+
 def test_every_sentence_gets_a_label_and_text_is_untouched() -> None:
     prompt = "Hmm.\n\n???\nok then\n```\ncode\n```"
     d = RULES.dissect(prompt)

@@ -220,8 +220,8 @@ class RulesDissector(Dissector):
         _label_named_inputs(lines, labels, blank_before)
         _label_problem_statement(lines, labels)
         _label_pointed_items(lines, labels, blank_before)
-        _ensure_task(lines, labels)
         _continue_quotations(lines, labels)
+        _ensure_task(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
@@ -262,6 +262,8 @@ class RulesDissector(Dissector):
                 o = {R} if block is R else {A}
             if block is A and D in o and (QUESTION.search(m.text) or INTRO.match(m.text) or is_imperative(m.text)):
                 got = o  # the user's own question or pointer amid the background they give
+            elif block is R and not o and not _SECOND_PERSON.search(m.text) and not CLOSING_TAG.match(m.text):
+                got = {A}  # a fact in the persona's paragraph ("Returns are accepted within 30 days.") is background
             elif block is not None:
                 got = {D} if block is D and mode is D else \
                     {block} | (o - {A} if block is O and section is O else o)  # the input is data; a style rule is form
@@ -273,6 +275,10 @@ class RulesDissector(Dissector):
                 got = o or {A}
             labels[m.index] = got
             previous = got
+
+
+#: The persona addressed: its traits are Role ("You believe every student can get there").
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 
 
 #: An item of a block: a code fence, a heading, a bullet or number, a JSON object, a CSV row, a "key: value" field.
@@ -314,6 +320,11 @@ def _continue_quotations(lines: list[list[_Sent]], labels: dict[int, set[Compone
                 labels[m.index] = set(labels[prev.index])
 
 
+#: A finite verb: the sentence states something ("Button labels must fit in 20 characters") rather than asking.
+_FINITE = re.compile(r"\b(?:is|are|was|were|be|must|should|shall|will|would|can|could|may|might|need|needs|has|have|"
+                     r"had|does|do|did)\b", re.I)
+
+
 _RULE_OPENING = re.compile(r"^[\W\d]*(?:always|never|don'?t|do not|avoid|if|when|unless|only)\b", re.I)
 
 
@@ -334,6 +345,13 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
         if re.match(r"^\W*(?:how|what|why|where|when|which|who|can|could|should|is|are|do|does)\b", m.text, re.I):
             labels[m.index] = labels[m.index] | {D} if m.cues else {D}  # no cue: the background default was a guess
             return
+    # a question amid a chat message ("quick one: how do I …?"), else a request without a verb that opens the prompt
+    # ("5 LinkedIn post hooks for our webinar, max 15 words each")
+    m = next((m for m in sents if "?" in m.text and not labels[m.index] & {E, R}), None) or \
+        (sents[0] if sents and not labels[sents[0].index] & {E, R} and not HEADING.match(sents[0].text) and
+         not _FINITE.search(sents[0].text) else None)
+    if m is not None:
+        labels[m.index] = labels[m.index] | {D}
 
 
 #: Words that point the task at material: "the data below", "this email", "here are my notes".
