@@ -22,7 +22,8 @@ def ceiling():
 
 # "Be brief." is form after "Do X." alone (A), a rule after a persona (B), and noise in C (same text as A, other label).
 KIND_A = "<Directive>Do X.</Directive> <Output Formatting>Be brief.</Output Formatting>"
-KIND_B = "<Role>You are Y.</Role> <Directive>Do X.</Directive> <Additional Information>Be brief.</Additional Information>"
+KIND_B = ("<Role>You are Y.</Role> <Directive>Do X.</Directive> "
+          "<Additional Information>Be brief.</Additional Information>")
 KIND_C = "<Directive>Do X.</Directive> <Directive>Be brief.</Directive>"
 GOLDS = [parse_tagged(t) for t in [KIND_A] * 20 + [KIND_B] * 15 + [KIND_C] * 10]
 
