@@ -478,6 +478,12 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
     ("Scrivi una breve email al mio capo. Rispondi solo in italiano.", ["D", "O"]),
     ("Erkläre mir in einfachen Worten, wie die Pendlerpauschale funktioniert.", ["DO"]),
     ("Eres un chef profesional. Dame una receta vegana. Incluye una lista de compras.", ["R", "D", "D"]),
+    ("Du bist Texterin für einen Onlineshop. Sprich die Kundschaft mit „du“ an.", ["R", "O"]),
+    ("Schreibe einen Produkttext.\nProduktdaten:\nName: Bienenwachstücher\nHerkunft: Freiburg", ["D", "D", "D", "D"]),
+    ("Traduce este mensaje al inglés.\nMensaje: «Hola chicas!!\nEl jueves viene el fontanero.\nUn saludo, Paco»",
+     ["D", "D", "D", "D"]),
+    ("Hier ist ein Ticket:\n\n„Seit dem Update kann ich keine Anhänge öffnen. Ich brauche das dringend!“\n\n"
+     "Schreib mir eine kurze Anleitung.", ["D", "D", "D", "D"]),
 ])
 def test_cues_in_french_german_spanish_and_italian(prompt: str, expected: list[str]) -> None:
     assert [code for _, code in codes(prompt)] == expected

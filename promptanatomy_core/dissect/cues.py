@@ -52,7 +52,8 @@ ROLE = _rx(
     r"a thorough|thorough|strong|expert|a strong)\b|you are (?:an?\s+)?(?:expert|specialist|adept|skilled|"
     r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b|"
     r"(?:tu es|vous êtes|du bist|sie sind|eres|usted es|você é|sei)\s+(?:(?:un|une|l'|le|la|ein|eine|der|die|el|"
-    r"uno|una|um|uma)\s*|[A-ZÀ-Ý][\w'-]+,))"
+    r"uno|una|um|uma)\s*|[A-ZÀ-Ý][\w'-]+,)|"
+    r"(?:du bist|sie sind)\s+(?-i:[A-ZÄÖÜ][a-zäöüß]{3,}))"  # German nouns: "Du bist Texterin für …"
 )
 #: Praise or expertise about "you": Role inside a role paragraph, background elsewhere.
 ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge|skills?|ability|abilities|"
@@ -158,7 +159,7 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|ou
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
                   r"user|customer|human|latin text|english|french|german|spanish|s|n|(?:product|order|item|event|job|"
                   r"booking|trip) details|specs|specifications|commits|options|"
-                  r"x)\s*(?:#?\d+\s*)?(?:\([^)]{1,60}\)\s*)?)"
+                  r"x|" + languages.INPUT_WORDS + r")\s*(?:#?\d+\s*)?(?:\([^)]{1,60}\)\s*)?)"
                   r"\s*[:=]")
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
 FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb|php|c|cpp|h|log|txt|json|ya?ml|csv|"
@@ -414,7 +415,8 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
 
 def heading_component(text: str) -> Component | None:
     """The component a heading line announces, A for other headings, None if not a heading."""
-    if not HEADING.match(text) or INPUT_LABEL.match(text) or INTRO.match(text):
+    if not HEADING.match(text) or INPUT_LABEL.match(text) or INTRO.match(text) or \
+            languages.foreign(text) and languages.INTRO.search(text):  # "Hier ist ein Ticket:"
         return None
     for pattern, comp in HEADING_TOPICS:
         if pattern.search(text.replace("_", " ")):

@@ -81,6 +81,7 @@ DIRECTIVE = re.compile(
 OUTPUT = re.compile(
     r"\b(?:le|un|du|einen|ein|den|der|im|el|il|um|o)\s+(?:ton|tono|tom)\b|\btono\b|(?:^|[,;]\s*)ton\s+\w+|\bstil\b|"
     r"\bestilo\b|\bstile\b|vouvoiement|tutoiement|vouvoie|tutoie|sie-form|\bper (?:du|sie)\b|\b(?:duzen|siezen)\b|"
+    r"\bmit\s+[„\"“]?(?:du|sie)[“\"]?\s+an\b|"
     r"de usted\b|\btutea|"
     r"\b(?:en|auf|in|em)\s+(?:français|anglais|espagnol|allemand|deutsch|englisch|französisch|spanisch|español|"
     r"inglés|francés|alemán|português|inglês|italiano|inglese)\b|"
@@ -109,3 +110,13 @@ OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|formato|format|ton|tono|ant
 INTRO = re.compile(_LEAD + r"(?:voici|voilà|hier (?:ist|sind)|anbei|aquí (?:está|están|tienes|va)|a continuación|"
                    r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue)\b|\b(?:ci-dessous|unten|abajo|"
                    r"a continuación|qui sotto|abaixo)\s*:?\s*$", re.I)
+
+#: Labels of the material the task works on ("Produktdaten:", "Mensaje: «…»", "Texte :"), joined into the English
+#: input labels of :mod:`.cues`.
+INPUT_WORDS = (
+    "texte|avis|commentaire|données|phrase|paragraphe|courriel|recette|produit|entrée|"  # French
+    "artikel|frage|nachricht|bewertung|kommentar|daten|produktdaten|satz|absatz|dokument|rezept|eingabe|"  # German
+    "texto|artículo|pregunta|mensaje|reseña|comentario|datos|código|frase|párrafo|documento|correo|receta|"  # Spanish
+    "entrada|producto|"
+    "artigo|pergunta|mensagem|avaliação|comentário|dados|parágrafo|receita|produto|"  # Portuguese
+    "testo|articolo|domanda|messaggio|recensione|commento|dati|codice|paragrafo|ricetta|prodotto")  # Italian

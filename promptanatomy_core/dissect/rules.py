@@ -281,8 +281,10 @@ class RulesDissector(Dissector):
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 
 
-#: An item of a block: a code fence, a heading, a bullet or number, a JSON object, a CSV row, a "key: value" field.
-_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|[{\[]|[^\s,]+(?:,[^\s,]*){2,}$|[\w ]{1,30}:\s)")
+#: An item of a block: a code fence, a heading, a bullet or number, a JSON object, a CSV row, a "key: value" field,
+#: a quotation.
+_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|[{\[]|[^\s,]+(?:,[^\s,]*){2,}$|[\w ]{1,30}:\s|"
+                   + OPENING_QUOTE + ")")
 
 
 #: A heading over things not to do: "## Things we don't do", "Never:", "<prohibited>".
