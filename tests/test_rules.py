@@ -636,6 +636,13 @@ def test_facts_beside_a_persona_and_a_task_that_survives_a_quotation() -> None:
     assert got["Please talk to a doctor.\""] == "O"
 
 
+def test_a_record_a_support_bot_consults_is_no_instruction() -> None:
+    got = dict(codes("You are a support agent for ShopFast.\n\nReturn policy: items can be returned within 30 days "
+                     "if unused.\n\nCustomer: {message}"))
+    assert got["Return policy: items can be returned within 30 days if unused."] == "A"  # "Return" is no verb here
+    assert got["Customer: {message}"] == "D"
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

@@ -346,6 +346,10 @@ def cues_of(text: str) -> set[Component]:
     if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b|\b(?:these|the following) (?:rules|"
                                                  r"policies|guidelines|constraints)\b", head, re.I):
         return {A}  # "Judge on these criteria:", "Follow these rules:": what the model consults
+    kv = key_value(head)
+    if kv and kv[1] and len(kv[0].split()) <= 3 and REFERENCE.search(kv[0]) and not OUTPUT.search(kv[0]) and \
+            not QUESTION.search(head) and "```" not in head:
+        return {A}  # "Return policy: items can be returned within 30 days": a record consulted, no instruction
     foreign = languages.foreign(head)  # worth trying the patterns of other languages
     if (INTRO.match(head) or foreign and languages.INTRO.search(head)) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
