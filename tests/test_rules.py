@@ -643,6 +643,21 @@ def test_a_record_a_support_bot_consults_is_no_instruction() -> None:
     assert got["Customer: {message}"] == "D"
 
 
+def test_task_scoping_thanks_tldr_and_an_instruction_that_names_a_schema() -> None:
+    got = dict(codes("Review the diff below.\nFocus on correctness and accessibility.\nMake sure the empty-string case "
+                     "is covered.\nThank the author for the refactor.\n```diff\n- a\n+ b\n```"))
+    assert got["Focus on correctness and accessibility."] == got["Make sure the empty-string case is covered."] == \
+        got["Thank the author for the refactor."] == "D"
+    assert codes("Solve the puzzle. Make sure your approach is efficient.")[1][1] == "A"  # on the answer's quality
+    assert codes("TL;DR this Slack thread for me in under 50 words:\n{thread}") == [
+        ("TL;DR this Slack thread for me in under 50 words:", "DO"), ("{thread}", "D")]
+    got = dict(codes('Extract the action items.\nReturn JSON that follows this schema:\n{"task": "string"}\n'
+                     "Let's go through it carefully: list the candidates first.\nNotes: {notes}"))
+    assert got["Return JSON that follows this schema:"] == "O"
+    assert got["Let's go through it carefully: list the candidates first."] == "D"
+    assert got["Notes: {notes}"] == "D"
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

@@ -20,6 +20,9 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 _LEAD = r"^[\s>*\-•#\d.)(]*"  # bullets, numbering and markdown before the words
 
+#: "TL;DR" used as the verb of the task: "TL;DR this thread for me".
+_TLDR = r"^\W*tl;?dr\s+(?:this|the|that|these|my)\b"
+
 _TASK_VERBS = (
     r"translate|write|generate|create|check|evaluate|determine|calculate|compute|find|identify|classify|"
     r"categori[sz]e|label|summari[sz]e|answer|review|explain|rewrite|rephrase|paraphrase|update|implement|fix|"
@@ -72,7 +75,9 @@ DIRECTIVE = _rx(
             r"once|"
     r"looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+|just\s+)?"
-    r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve|do|play|try|practi[sc]e|start|begin)\b"
+    r"(?:" + _TASK_VERBS + r")\b|give\s+me\b|let'?s\s+(?:think|work|reason|solve|do|play|try|practi[sc]e|start|begin|"
+    r"go through|walk through)\b"
+    r"|" + _TLDR +
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose|"
     r"aim)\s+"
     r"(?:is|will be)\b"
@@ -93,7 +98,7 @@ DIRECTIVE = _rx(
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
-chat converse mix
+chat converse mix thank
 accept account act adapt address advise aggregate align allocate alert analyse analyze annotate announce answer apply
 approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break
 brief build bundle calculate call cancel capture categorise categorize check choose cite clarify classify clean clear
@@ -266,7 +271,8 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r"audience|user|customer|student|project|team|company|policy|school|class)\s+(?:is|are|involves?|"
            r"requires?|includes?|include|encompass(?:es)?|cover|covers|consists?|has|have|will|was|were|"
            r"prohibits)\b|(?:these|the)\s+tasks?\b|your\s+(?:task|job)\s+is\s+to\s+either\b|ensure\b|"
-           r"make sure\b|be sure\b|focus\b|note\b|remember\b|keep in mind\b|consider\b|always\b|never\b|"
+           r"make sure (?:your|that your|you|it)\b|focus on \w+ing\b|be sure\b|note\b|remember\b|keep in mind\b|"
+           r"consider\b|always\b|never\b|"
            r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|"
            r"unless\b|only (?:count|use|consider|include)\b|"
            r"stay\b|background\b|for (?:context|reference|background)\b|assume\b|"
@@ -405,7 +411,7 @@ _SETTING_FACT = _rx(r"^\W*(?:the|our)\s+(?:team|repository|repo|project|codebase
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
-                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|"
+                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|" + _TLDR + r"|"
                   r"^\W*(?:can|could|would) (?:you|u) (?:please\s+)?(?:write|draft|make|create|compose|explain|"
                   r"summari[sz]e|rewrite|turn)\b|^\W*(?:your|the)\s+(?:task|job)\s+is\s+to\s+(?:" + _TASK_VERBS +
                   r")\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
@@ -425,7 +431,8 @@ def heading_component(text: str) -> Component | None:
     for pattern, comp in HEADING_TOPICS:
         if pattern.search(text.replace("_", " ")):
             return comp
-    return None if is_imperative(text.rstrip(": ")) else A  # "Use exactly these sections:" is an instruction
+    # "Use exactly these sections:", "Return JSON that follows this schema:" is an instruction
+    return None if is_imperative(text.rstrip(": ")) or DIRECTIVE.match(text) and O in cues_of(text) else A
 
 
 def key_value(text: str) -> tuple[str, str] | None:

@@ -156,7 +156,9 @@ class RulesDissector(Dissector):
         for li, line in enumerate(lines):
             first = line[0]
             if carry is not None and mode is not E and li not in demos and li not in queries and \
-                    _block_item(first.text) and not (blank_before[first.index] and first.index - 1 != announcer):
+                    _block_item(first.text) and not (blank_before[first.index] and first.index - 1 != announcer) and \
+                    not (PLACEHOLDER.fullmatch(first.text.strip()) or INPUT_LABEL.match(first.text) and
+                         PLACEHOLDER.search(first.text)):  # "{thread}", "Question: {question}" is the input
                 labels.update((m.index, set(carry)) for m in line)
                 carried_headings = carried_headings or first.text.lstrip().startswith("#")
                 continue
