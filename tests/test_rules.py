@@ -658,6 +658,32 @@ def test_task_scoping_thanks_tldr_and_an_instruction_that_names_a_schema() -> No
     assert got["Notes: {notes}"] == "D"
 
 
+def test_a_persona_described_in_the_third_person_and_slots_of_a_consulted_section() -> None:
+    got = dict(codes("You are Brannoc Hale, the innkeeper of the Drowned Lantern.\nBrannoc is gruff and secretly kind."
+                     "\nHe served twenty years as a ship's cook.\n\n## World facts\n- Saltmere is ruled by a council."))
+    assert got["Brannoc is gruff and secretly kind."] == got["He served twenty years as a ship's cook."] == "R"
+    assert got["- Saltmere is ruled by a council."] == "A"
+    got = dict(codes("You are Mira, the assistant of Meridian Bank.\nAnswer the customer's latest message.\n\n"
+                     "## Account summary\nCustomer: {first_name}\nAccounts: {accounts}\n\n## Customer message\n"
+                     "{message}"))
+    assert got["Customer: {first_name}"] == got["Accounts: {accounts}"] == "A"  # consulted, not the input
+    assert got["{message}"] == "D"
+
+
+def test_labels_inside_an_example_and_labels_of_the_material() -> None:
+    got = dict(codes('Summarise the reviews into pros and cons.\n\nExample\nReviews:\n- "Keeps coffee hot."\n'
+                     "Summary:\nPros\n- Keeps drinks hot\n\nNow summarise these reviews:\n{reviews}"))
+    assert {got[k] for k in ("Reviews:", '- "Keeps coffee hot."', "Summary:", "Pros", "- Keeps drinks hot")} == {"E"}
+    assert got["{reviews}"] == "D"
+    got = dict(codes("Triage the bug report below.\nBug report:\nTitle: Reset email never arrives\n\n"
+                     "Write a product description.\nSpec sheet:\nName: Ridgeline Wind Shell\nWeight: 142 g"))
+    assert got["Bug report:"] == got["Spec sheet:"] == got["Name: Ridgeline Wind Shell"] == "D"
+    got = dict(codes("## Rolle\nDu bist Lina, die Assistentin der Stadtwerke.\n## Aufgabe\nBeantworte Fragen zu "
+                     "Stromtarifen.\n## Beispiele\nFrage: Wann kommt die Rechnung?"))
+    assert (got["## Rolle"], got["## Aufgabe"], got["## Beispiele"]) == ("R", "D", "E")
+    assert got["Beantworte Fragen zu Stromtarifen."] == "D"
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

@@ -151,8 +151,8 @@ def is_imperative(text: str) -> bool:
 
 #: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
 INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|our|their|this)\s+)?(?:customer|user|"
-                  r"student|patient|client|member|candidate|essay|product|source|original|"
-                  r"follow[ -]up)?\s*(?:working|solution|attempt|submission|work|listing|"
+                  r"student|patient|client|member|candidate|essay|product|source|original|bug|spec|artwork|incident|"
+                  r"support|sales|survey|follow[ -]up)?\s*(?:working|solution|attempt|submission|work|listing|"
                   r"review|text|question|problem|input|sentence|document|article|passage|abstract|"
                   r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
                   r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
@@ -163,7 +163,7 @@ INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|ou
                   r"season|subject|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
                   r"user|customer|human|latin text|english|french|german|spanish|s|n|(?:product|order|item|event|job|"
-                  r"booking|trip) details|specs|specifications|commits|options|"
+                  r"booking|trip) details|specs|specifications|sheet|commits|options|"
                   r"x|" + languages.INPUT_WORDS + r")\s*(?:#?\d+\s*)?(?:\([^)]{1,60}\)\s*)?)"
                   r"\s*[:=]")
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
@@ -317,6 +317,9 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\bvoice\b|communication|citations?|presentation|presenting"), O),
     (_rx(r"what you (?:can |should |will )?(?:do|help with|handle)|how to work|\bscope\b"), D),
     (languages.OUTPUT_HEADING, O),
+    (languages.EXAMPLE_HEADING, E),
+    (languages.ROLE_HEADING, R),
+    (languages.TASK_HEADING, D),
 )
 _KEY = re.compile(r"^[\s*>\-]*([A-Z][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)
 

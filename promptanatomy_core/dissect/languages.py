@@ -102,6 +102,12 @@ OUTPUT = re.compile(
     r"^\W*(?:solo|seulement|uniquement|nur|soltanto|apenas|únicamente)\s+(?:la|le|el|die|den|das|il|o|a|les|los|las)\s",
     re.I)
 
+#: Headings of a section on the persona, the task and the demonstrations ("## Rolle", "## Aufgabe", "Ejemplos:").
+ROLE_HEADING = re.compile(r"\b(?:rolle|rôle|rol|ruolo|papel|personnage|personaje|personaggio)\b", re.I)
+TASK_HEADING = re.compile(r"\b(?:aufgabe|auftrag|tâche|mission|tarea|tarefa|compito|objectif|objetivo|obiettivo|"
+                          r"anweisungen|consignes|instrucciones|istruzioni|instruções)\b", re.I)
+EXAMPLE_HEADING = re.compile(r"\b(?:beispiele?|exemples?|ejemplos?|esempi|esempio|exemplos?)\b", re.I)
+
 #: Headings of a section on the answer's form.
 OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|formato|format|ton|tono|antwortformat|réponse|respuesta|"
                             r"risposta|resposta)\b", re.I)

@@ -146,6 +146,7 @@ class RulesDissector(Dissector):
         labels: dict[int, set[Component]] = {}
         section: Component | None = None
         section_is_markdown = False
+        consulted = False  # the section holds material the model consults ("## Account summary")
         prohibitions = False  # the section lists what not to do ("## Things we don't do"): its imperatives are rules
         mode: Component | None = None  # E inside an example block, D inside a task-input block
         carry: set[Component] | None = None  # what a line ending in ":" announces for the items below it
@@ -169,6 +170,9 @@ class RulesDissector(Dissector):
                 mode = None if mode is D else mode
                 section = None if section is not None and not first.text.lstrip().startswith("#") and \
                     not section_is_markdown else section
+            if consulted and section is A and first.input_label and PLACEHOLDER.search(first.text) and \
+                    not _ASKED.match(first.text):
+                first.reference = True  # "Customer: {first_name}" under "## Account summary"
             if all(m.reference for m in line) and li not in demos and mode is not E:
                 labels.update((m.index, {A}) for m in line)
                 continue
@@ -182,9 +186,12 @@ class RulesDissector(Dissector):
                 heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
             if heading is not None and li + 1 in schema:
                 heading = O  # "<schema>" above the JSON the answer must fill in
+            if heading is A and mode is E and not first.text.lstrip().startswith(("#", "<", "**")):
+                heading = None  # "Reviews:" inside an example: a label of the demonstration, not a new section
             if heading is not None:
                 section, mode = heading, (E if heading is E else None)
                 section_is_markdown = first.text.lstrip().startswith(("#", "**"))
+                consulted = heading is A and bool(REFERENCE.search(first.text))
                 prohibitions = bool(_PROHIBITIONS.search(first.text))
                 labels[first.index] = {heading}
                 carry = {heading} if heading in (D, O) and first.text.rstrip().endswith(":") else None
@@ -223,6 +230,7 @@ class RulesDissector(Dissector):
         _label_problem_statement(lines, labels)
         _label_pointed_items(lines, labels, blank_before)
         _continue_quotations(lines, labels)
+        _describe_persona(lines, labels)
         _ensure_task(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
@@ -437,6 +445,30 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
             for m in lines[lj]:
                 if labels[m.index] == {A}:
                     labels[m.index] = {D}
+
+
+#: The slot of what the model is asked: "Question: {question}", "User message: {message}".
+_ASKED = re.compile(r"^\W*(?:the\s+)?(?:(?:user|customer|human|client)(?:'s)?\s+)?(?:question|query|message|request|"
+                    r"input|prompt)\b", re.I)
+
+
+#: The persona named: "You are Brannoc Hale, the one-eyed innkeeper …".
+_PERSONA_NAME = re.compile(r"^\W*(?i:you are|you're|you play|you will play)\s+([A-Z][\w'-]+)")
+
+
+def _describe_persona(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """Sentences right after a named persona that describe it in the third person ("Brannoc is gruff …", "He
+    served twenty years as a ship's cook …") are Role."""
+    sents = [m for line in lines for m in line]
+    for i, m in enumerate(sents):
+        name = _PERSONA_NAME.match(m.text)
+        if not name or R not in labels[m.index]:
+            continue
+        subject = re.compile(r"^\W*(?:" + re.escape(name.group(1)) + r"\b|(?:he|she|his|her)\s)", re.I)
+        for n in sents[i + 1:]:
+            if labels[n.index] != {A} or n.cues or not subject.match(n.text):
+                break
+            labels[n.index] = {R}
 
 
 def _label_problem_statement(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
