@@ -684,6 +684,22 @@ def test_labels_inside_an_example_and_labels_of_the_material() -> None:
     assert got["Beantworte Fragen zu Stromtarifen."] == "D"
 
 
+def test_form_phrasings_a_short_story_and_the_input_heading_after_examples() -> None:
+    got = dict(codes("Write a short story of about 800 words for a literary magazine.\nWrite the dialogue in quotation "
+                     "marks and actions in italics.\nPut all the answers at the end under \"Answer key\".\n"
+                     "Use euros throughout.\nUse the prospect's first name in the greeting."))
+    assert got["Write a short story of about 800 words for a literary magazine."] == "DO"
+    assert {got[k] for k in ("Write the dialogue in quotation marks and actions in italics.", "Use euros throughout.",
+                             "Put all the answers at the end under \"Answer key\".",
+                             "Use the prospect's first name in the greeting.")} == {"O"}
+    assert codes("Label the sentiment of each review as positive or negative.")[0][1] == "D"
+    got = dict(codes("Route the ticket to a queue.\n## Examples\nTicket: \"Is it in stock?\"\nQueue: SALES\n"
+                     "Ticket: \"It broke.\"\nQueue: WARRANTY\n## Ticket\nTicket: \"{ticket}\"\nQueue:"))
+    assert got["Queue: SALES"] == "E" and got["## Ticket"] == got["Queue:"] == "D"
+    got = dict(codes("Grade the student's answer.\nOfficial solution: {solution}\nStudent answer: {answer}"))
+    assert got["Official solution: {solution}"] == "A" and got["Student answer: {answer}"] == "D"
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

@@ -179,6 +179,10 @@ OPEN_SLOT = re.compile(r"^\s*(?:#{1,6}\s*)?[A-Z][\w ;'-]{0,30}:\s*$")
 QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 
 OUTPUT = _rx(
+    r"\bin (?:italics|quotation marks|bold)\b|\bunder (?:a |the )?(?:heading|header)\b|\bunder [\"“]|"
+    r"\bas a timeline\b|\bin the (?:greeting|subject line|sign-?off)\b|^\W*label (?:the|each|both|all) (?:\w+ )?(?:parts?|sections?|columns?|answers?|steps?)\b|"
+    r"\buse (?:euros|dollars|pounds|metric|imperial|celsius|fahrenheit)\b|"
+    r"\btable with (?:the )?(?:columns|categories|rows|headers)\b|"
     r"(?:^|\W)(?:output\b|outputs\b|respond\s+(?:only|with|in|using)\b|answer\s+(?:only|with|in)\b|"
     r"(?:reply|answer|respond)\s+(?:only\s+)?with\b(?!\s+(?:what|how|whatever|why)\b)|"
     r"return\s+(?:only|just|the result|a json|json|an?\s+(?:single\s+)?"
@@ -298,7 +302,8 @@ REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversati
                 r"\{\{?\s*tools\s*\}|you have access to|"
                 r"\w*profile\w*\s*\}|(?:order|patient|account|customer) record|key[ _]facts|"
                 r"(?:account|order|spending) summary|current (?:url|page|state|date)|"
-                r"knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|"
+                r"knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|official (?:solution|answer)|"
+                r"model answer|answer key|expected answer|ground truth|"
                 r"excerpts|passages|snippets|sources|search results|"
                 r"about (?:the|us))\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
@@ -421,6 +426,8 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
                   r"\b(?:and|then)\s+(?:return|label|mark|classify|output)|"
                   r"^\W*(?:please\s+)?(?:write|create|draft|compose|generate|produce)\s+an?\s+"
                   r"(?!(?:brief|short|single|one|few)\b)|"
+                  r"^\W*(?:please\s+)?(?:write|draft|compose)\s+an?\s+(?:brief|short)\s+(?:story|poem|essay|article|"
+                  r"blog post|post|email|letter|speech|script|song|bio|scene|tale|fable|play)\b|"
                   r"^\W*(?:please\s+)?write\s+(?:the|this|this week's|our|my)\s+"  # "Write the product page copy …"
                   r"(?!(?:answer|response|reply|output|result|names?|reasoning|final|feedback|explanation)\b|"
                   r"\w+\s+as\b)")

@@ -239,8 +239,9 @@ class RulesDissector(Dissector):
                        blank_before: dict[int, bool]) -> bool:
         """Whether ``line`` leaves an example block: a new instruction, the open query, or a new section."""
         next_is_slot = li + 1 < len(lines) and PLACEHOLDER.fullmatch(lines[li + 1][0].text.strip("\"'“” "))
-        if PLACEHOLDER.search(first.text) or (first.input_label and (li == len(lines) - 1 or next_is_slot)):
-            return True
+        if PLACEHOLDER.search(first.text) or (first.input_label and (li == len(lines) - 1 or next_is_slot or
+                                                                     first.text.lstrip().startswith("#"))):
+            return True  # the open query, its slot, or a markdown heading over the input ("## Ticket")
         if re.match(r"^\W*now\b", first.text, re.I) or (is_imperative(first.text) and key_value(first.text) is None):
             return True
         return blank_before[first.index] and bool(first.cues - {E})
