@@ -180,7 +180,8 @@ QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 
 OUTPUT = _rx(
     r"\bin (?:italics|quotation marks|bold)\b|\bunder (?:a |the )?(?:heading|header)\b|\bunder [\"“]|"
-    r"\bas a timeline\b|\bin the (?:greeting|subject line|sign-?off)\b|^\W*label (?:the|each|both|all) (?:\w+ )?(?:parts?|sections?|columns?|answers?|steps?)\b|"
+    r"\bas a timeline\b|\bin the (?:greeting|subject line|sign-?off)\b|"
+    r"^\W*label (?:the|each|both|all) (?:\w+ )?(?:parts?|sections?|columns?|answers?|steps?)\b|"
     r"\buse (?:euros|dollars|pounds|metric|imperial|celsius|fahrenheit)\b|"
     r"\btable with (?:the )?(?:columns|categories|rows|headers)\b|"
     r"(?:^|\W)(?:output\b|outputs\b|respond\s+(?:only|with|in|using)\b|answer\s+(?:only|with|in)\b|"
