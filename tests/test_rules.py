@@ -700,6 +700,19 @@ def test_form_phrasings_a_short_story_and_the_input_heading_after_examples() -> 
     assert got["Official solution: {solution}"] == "A" and got["Student answer: {answer}"] == "D"
 
 
+def test_a_task_heading_neither_states_the_task_nor_turns_its_rules_into_it() -> None:
+    got = dict(codes("### Instruction:\nClassify the intent of the message into one of: billing, other.\n\n"
+                     "### Input:\n{message}\n\n### Response:"))
+    assert got["Classify the intent of the message into one of: billing, other."] == "DO"  # not just its form
+    got = dict(codes("<instructions>\nAnswer the user's question using only the documents.\nIf the documents don't "
+                     "contain the answer, say so.\n</instructions>\n<question>\n{question}\n</question>"))
+    assert got["Answer the user's question using only the documents."] == "D"
+    assert got["If the documents don't contain the answer, say so."] == "A"
+    got = dict(codes("You are a Socratic tutor.\nNever give the answer directly.\nInstead, guide the student with one "
+                     "question at a time."))
+    assert got["Instead, guide the student with one question at a time."] == "D"
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

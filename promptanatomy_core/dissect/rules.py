@@ -153,6 +153,7 @@ class RulesDissector(Dissector):
         carried_headings = False
         bare_label = False
         stated, checked = False, 0
+        headings: set[int] = set()  # a heading ("### Instruction:") announces the task, it does not state it
         announcer = -1  # the sentence that announced the block: a blank line may follow it, not the block's items
         for li, line in enumerate(lines):
             first = line[0]
@@ -194,6 +195,7 @@ class RulesDissector(Dissector):
                 consulted = heading is A and bool(REFERENCE.search(first.text))
                 prohibitions = bool(_PROHIBITIONS.search(first.text))
                 labels[first.index] = {heading}
+                headings.add(first.index)
                 carry = {heading} if heading in (D, O) and first.text.rstrip().endswith(":") else None
                 announcer = first.index
                 continue
@@ -219,7 +221,7 @@ class RulesDissector(Dissector):
             elif mode is D and (first.cues - ({D, A} if bare_label else {D})) and not PLACEHOLDER.search(first.text):
                 mode = None  # the material under a bare label ("[User question]") may read like background
             while checked < first.index:  # whether a task was stated before this line (one pass over the prompt)
-                stated = stated or D in labels.get(checked, ())
+                stated = stated or D in labels.get(checked, ()) and checked not in headings
                 checked += 1
             self._label_line(line, section, mode, labels, stated, prohibitions)
             carry, announcer = _announced(line[-1], labels), line[-1].index
@@ -275,6 +277,8 @@ class RulesDissector(Dissector):
                 got = o  # the user's own question or pointer amid the background they give
             elif block is R and not o and not _SECOND_PERSON.search(m.text) and not CLOSING_TAG.match(m.text):
                 got = {A}  # a fact in the persona's paragraph ("Returns are accepted within 30 days.") is background
+            elif block is D and section is D and o == {A}:
+                got = {A}  # a rule or condition under the task's heading ("If the documents don't say, say so.")
             elif block is not None:
                 got = {D} if block is D and mode is D else \
                     {block} | (o - {A} if block is O and section is O else o)  # the input is data; a style rule is form
