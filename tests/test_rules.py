@@ -713,6 +713,19 @@ def test_a_task_heading_neither_states_the_task_nor_turns_its_rules_into_it() ->
     assert got["Instead, guide the student with one question at a time."] == "D"
 
 
+def test_chat_template_tokens_and_a_persona_field() -> None:
+    assert codes("<|im_start|>system\nYou are a translation engine.\nTranslate the user's text into German."
+                 "<|im_end|>\n<|im_start|>user\n{text}<|im_end|>\n<|im_start|>assistant") == [
+        ("<|im_start|>system", "R"), ("You are a translation engine.", "R"),
+        ("Translate the user's text into German.<|im_end|>", "D"), ("<|im_start|>user", "D"),
+        ("{text}<|im_end|>", "D"), ("<|im_start|>assistant", "D")]
+    got = dict(codes("[INST] <<SYS>>\nYou are a helpful assistant.\n<</SYS>>\n\nWrite a haiku about rain. [/INST]"))
+    assert got["[INST] <<SYS>>"] == got["<</SYS>>"] == "R"  # the markers belong to the turn they open or close
+    got = dict(codes("Role: Senior UX researcher\nTask: Turn the interview notes below into 5 key insights.\n"
+                     "Notes:\n{notes}"))
+    assert got["Role: Senior UX researcher"] == "R" and got["{notes}"] == "D"
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

@@ -351,9 +351,30 @@ _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: promp
                   r"request|goal|objective|constraints?|requirements?|role|persona)\s*(?:[:.)]|\s[-–])\s*(?=\S)")
 
 
+#: The special tokens of chat templates (ChatML, Llama 2 and 3, Gemma, Phi): a turn's role, or nothing to read.
+_CHAT_MARKER = re.compile(r"<\|(?:im_start|start_header_id)\|>\s*(\w+)\s*(?:<\|end_header_id\|>)?|<\|(system|user|"
+                          r"assistant)\|>|<start_of_turn>(\w+)|<\|[a-z_]+\|>|<end_of_turn>|</?s>|\[/?INST\]|<</?SYS>>")
+_TURN_LABEL = {"user": "User: ", "human": "User: ", "assistant": "Assistant: ", "model": "Assistant: "}
+
+
+def without_chat_markers(text: str) -> str:
+    """``text`` as the rules read it: a turn marker becomes its label ("<|im_start|>user" → "User:"), other special
+    tokens ("<|im_end|>", "[INST]", "<<SYS>>") vanish; a line of markers only becomes empty."""
+    if "<" not in text and "[" not in text:
+        return text
+    return _CHAT_MARKER.sub(lambda m: _TURN_LABEL.get((m.group(1) or m.group(2) or m.group(3) or "").lower(), ""),
+                            text).strip()
+
+
+#: A persona given as a field: "Role: Senior UX researcher", "Persona - a patient maths tutor".
+_PERSONA_LABEL = _rx(r"^\W*(?:role|persona|character|identity)\s*(?::|\s[-–])\s*\S")
+
+
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
     head = _INPUT_ARRIVES.sub("", _DEFINITION.sub("", text[:400]))  # "When the user gives you a draft, rewrite it"
+    if _PERSONA_LABEL.match(text) and not cues_of(head) - {R}:
+        return {R}  # "Role: Senior UX researcher"
     if CODE_LINE.match(head):
         return set()
     if TOOL_LINE.match(head) or TOOL_SPEC.search(head):

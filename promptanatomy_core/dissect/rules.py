@@ -19,13 +19,13 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..types import Component, Dissection, Sentence
 from .base import Dissector, register
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
                    OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R,
-                   cues_of, heading_component, is_imperative, key_value)
+                   cues_of, heading_component, is_imperative, key_value, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
 
@@ -131,7 +131,8 @@ class RulesDissector(Dissector):
     """Cue- and context-aware rules; no model, no network."""
 
     def _label(self, prompt: str, sentences: tuple[Sentence, ...]) -> Dissection:
-        lines = _lines(prompt, sentences)
+        read = tuple(replace(s, text=without_chat_markers(s.text)) for s in sentences)
+        lines = _lines(prompt, read)
         blank_before = {line[0].index: i > 0 and prompt.count("\n", lines[i - 1][-1].end, line[0].start) > 1
                         for i, line in enumerate(lines)}
         material = material_lines([" ".join(m.text for m in line) for line in lines],
@@ -234,6 +235,7 @@ class RulesDissector(Dissector):
         _continue_quotations(lines, labels)
         _describe_persona(lines, labels)
         _ensure_task(lines, labels)
+        _label_markers(lines, labels, sentences)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
@@ -450,6 +452,25 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
             for m in lines[lj]:
                 if labels[m.index] == {A}:
                     labels[m.index] = {D}
+
+
+#: Chat-template tokens that close a turn or a block.
+_CLOSING_MARKERS = re.compile(r"(?:\s|<\|im_end\|>|<\|eot_id\|>|<\|end\|>|<end_of_turn>|</s>|\[/INST\]|<</SYS>>)+")
+
+
+def _label_markers(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+                   sentences: tuple[Sentence, ...]) -> None:
+    """A sentence made only of chat-template tokens belongs to the turn it opens ("<|im_start|>system", "[INST]
+    <<SYS>>": the labels of the next sentence with words) or closes ("<</SYS>>", "[/INST]": of the one before)."""
+    sents = [m for line in lines for m in line]
+    for i, m in enumerate(sents):
+        if not m.text.strip():
+            after = (n for n in sents[i + 1:] if n.text.strip())
+            before = (n for n in reversed(sents[:i]) if n.text.strip())
+            closing = _CLOSING_MARKERS.fullmatch(sentences[m.index].text)
+            source = next(before, None) or next(after, None) if closing else next(after, None) or next(before, None)
+            if source is not None:
+                labels[m.index] = set(labels[source.index])
 
 
 #: The slot of what the model is asked: "Question: {question}", "User message: {message}".
