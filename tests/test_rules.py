@@ -724,6 +724,7 @@ def test_chat_template_tokens_and_a_persona_field() -> None:
     got = dict(codes("Role: Senior UX researcher\nTask: Turn the interview notes below into 5 key insights.\n"
                      "Notes:\n{notes}"))
     assert got["Role: Senior UX researcher"] == "R" and got["{notes}"] == "D"
+    assert codes('You are "ResumeRocket", a career coach GPT that helps job seekers.')[0][1] == "R"  # a quoted name
 
 
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:

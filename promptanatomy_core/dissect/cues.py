@@ -39,7 +39,7 @@ _TASK_VERBS = (
 )
 ROLE = _rx(
     _LEAD + r"(?:(?:please|kindly|now),?\s+)?(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
-            r"(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+,)\s+(?!(?:list|set|copy|table|"
+            r"[\"“']?(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+[\"”']?,)\s+(?!(?:list|set|copy|table|"
     r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
     r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
     r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your|"
