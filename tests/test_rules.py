@@ -725,6 +725,9 @@ def test_chat_template_tokens_and_a_persona_field() -> None:
                      "Notes:\n{notes}"))
     assert got["Role: Senior UX researcher"] == "R" and got["{notes}"] == "D"
     assert codes('You are "ResumeRocket", a career coach GPT that helps job seekers.')[0][1] == "R"  # a quoted name
+    got = dict(codes("Here's my code:\n\n```js\nconst t = items.reduce((s, i) => s + i.price);\n```\n\n"
+                     'Why does this return "[object Object]10" instead of a number?'))
+    assert got['Why does this return "[object Object]10" instead of a number?'] == "D"  # no answer format
 
 
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:

@@ -405,6 +405,8 @@ def cues_of(text: str) -> set[Component]:
         found.add(O)
     if INFO.search(head):
         found.add(A)
+    if O in found and re.match(r"^\W*(?:why|how come)\b", head, re.I) and QUESTION.search(head):
+        found.discard(O)  # 'Why does this return "[object Object]10"?' asks about the material, not for a form
     return _resolve(found, head)
 
 
