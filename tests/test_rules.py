@@ -728,6 +728,9 @@ def test_chat_template_tokens_and_a_persona_field() -> None:
     got = dict(codes("Here's my code:\n\n```js\nconst t = items.reduce((s, i) => s + i.price);\n```\n\n"
                      'Why does this return "[object Object]10" instead of a number?'))
     assert got['Why does this return "[object Object]10" instead of a number?'] == "D"  # no answer format
+    got = dict(codes("Translate the text below into French.\n\n---\nHi Marie! Thanks for the dinner last night. "
+                     "See you on Saturday?\n---"))
+    assert {got[k] for k in ("---", "Hi Marie!", "Thanks for the dinner last night.", "See you on Saturday?")} == {"D"}
 
 
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:

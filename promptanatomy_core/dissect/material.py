@@ -19,8 +19,8 @@ _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
 
 
 def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
-    """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether any of its sentences
-    carries a cue) that are pasted material."""
+    """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether most of its sentences
+    carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
         _quotation(texts) | _code(texts)
 
