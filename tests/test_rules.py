@@ -733,6 +733,33 @@ def test_chat_template_tokens_and_a_persona_field() -> None:
     assert {got[k] for k in ("---", "Hi Marie!", "Thanks for the dinner last night.", "See you on Saturday?")} == {"D"}
 
 
+def test_chat_requests_with_quoted_emails_bare_questions_and_background_first() -> None:
+    got = dict(codes("Help me reply to this email from a client:\n> Hi Sam,\n> We reviewed the mockups.\n"
+                     "> Thanks,\n> Priya\nFriendly, professional, not too long."))
+    assert {got[k] for k in ("Help me reply to this email from a client:", "> Hi Sam,", "> We reviewed the mockups.",
+                             "> Priya")} == {"D"}
+    assert "D" in codes("why am i getting this error\n```\nKeyError: 'x'\n```")[0][1]
+    assert "D" in codes("me and 3 friends rented a cabin, help me figure out who owes who")[0][1]
+    assert codes("Actúa como un reclutador de una empresa tecnológica.\nHazme una simulación de entrevista.") == [
+        ("Actúa como un reclutador de una empresa tecnológica.", "R"), ("Hazme una simulación de entrevista.", "D")]
+
+
+def test_few_shot_tables_worked_answers_and_samples_announced_in_other_words() -> None:
+    got = dict(codes("Extract the companies from the sentence.\n| Sentence | Output |\n|---|---|\n"
+                     "| Siemens opened a plant. | Siemens |\n| Nokia and Samsung stalled. | Nokia; Samsung |\n"
+                     "| The weather was nice. | none |\nSentence: Spotify and Toyota announced a campaign."))
+    assert got["| Sentence | Output |"] == got["| The weather was nice."] == "E"  # a cell holds a sentence
+    assert got["Sentence: Spotify and Toyota announced a campaign."] == "D"
+    got = dict(codes("Solve the word problem.\nProblem: A shop sells pens at 3 for $2.\nReasoning: 12 pens cost $8.\n"
+                     "Answer: $8\nProblem: Sam reads 15 pages a day.\nReasoning: 210 / 15 = 14.\nAnswer: 14 days\n"
+                     "Problem: {problem}"))
+    assert got["Reasoning: 210 / 15 = 14."] == got["Answer: 14 days"] == "E"  # the last demonstration's end
+    assert got["Problem: {problem}"] == "D"
+    for intro in ("Here are two replies in our voice:", "here's how i've been labelling them:",
+                  "Write a haiku about rain in the style of these:"):
+        assert "E" in dict(codes(intro + "\n\"Great!\" = positive\n\"Awful.\" = negative"))[intro], intro
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

@@ -56,7 +56,10 @@ ROLE = _rx(
     r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b|"
     r"(?:tu es|vous êtes|du bist|sie sind|eres|usted es|você é|sei)\s+(?:(?:un|une|l'|le|la|ein|eine|der|die|el|"
     r"uno|una|um|uma)\s*|[A-ZÀ-Ý][\w'-]+,)|"
-    r"(?:du bist|sie sind)\s+(?-i:[A-ZÄÖÜ][a-zäöüß]{3,}))"  # German nouns: "Du bist Texterin für …"
+    r"(?:du bist|sie sind)\s+(?-i:[A-ZÄÖÜ][a-zäöüß]{3,})|"  # German nouns: "Du bist Texterin für …"
+    r"\b(?:act[uú]a|act[uú]e|agis|agissez|agisci|agisca|comportati|atue|aja)\s+(?:como|comme|come)\b|"
+    r"\b(?:verhalte dich|handle|tritt auf)\s+(?:wie|als)\b|\b(?:imagina|imagine|immagina|stell dir vor),?\s+"
+    r"(?:que (?:eres|tu es|vous êtes|você é)|di essere|du bist|dass du)\b)"
 )
 #: Praise or expertise about "you": Role inside a role paragraph, background elsewhere.
 ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge|skills?|ability|abilities|"
@@ -288,7 +291,11 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"[^.]{0,60}\b(?:as a guide to|as an example of|for inspiration)\b|"
                     r"here(?:'s| is) (?:one|an? \w+) (?:that )?(?:i|we) (?:wrote|liked|loved|used|made)\b|"
                     r"here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
-                    r"samples?|demonstrations?)|(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*"
+                    r"samples?|demonstrations?)|here(?:'s| is| are) [^.:]{0,40}\bin (?:our|my) (?:voice|style|tone)\b|"
+                    r"here'?s how (?:i|we)(?:'ve| have)? (?:been )?(?:labell?ing|labell?ed|tagging|tagged|"
+                    r"classifying|classified|writing|answering) (?:them|these|those|it)\b|"
+                    r"[^.]{0,80}\b(?:in the style of|like) (?:these|the following)\s*:\s*$|"
+                    r"(?:positive|negative)?\s*examples?\s*(?:\d+|[a-z])?\s*"
                     r"(?:[:\-–—(]|$)|example\s+\w+\s*:|for example\s*[:,]|sample\s+(?:input|output|answer|"
                     r"response|reply)s?\s*:|examples?\s+(?:of|for)\b.*:\s*$|"
                     r"(?:input|q|question|user|text|sentence)\s*\d*\s*:.*\b(?:output|a|answer|assistant|"
@@ -366,6 +373,11 @@ def without_chat_markers(text: str) -> str:
                             text).strip()
 
 
+#: A chat question typed without its mark: "why am i getting this error", "how do i undo my last commit".
+_BARE_QUESTION = _rx(r"^\W*(?:why (?:am|is|are|does|do|did|can't|won't|isn't|doesn't) |how (?:do|can|should) (?:i|we) |"
+                     r"what(?:'s| is) (?:the|a|wrong)\b)[^.!?]*$")
+#: A request after the background it gives: "me and 3 friends rented a cabin, help me figure out who owes who".
+_HELP_ME = _rx(r",\s*(?:pls\s+|please\s+|can you\s+)?help me\s+(?:to\s+)?[a-z]+")
 #: A persona given as a field: "Role: Senior UX researcher", "Persona - a patient maths tutor".
 _PERSONA_LABEL = _rx(r"^\W*(?:role|persona|character|identity)\s*(?::|\s[-–])\s*\S")
 
@@ -398,6 +410,7 @@ def cues_of(text: str) -> set[Component]:
     rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I) and \
         not re.search(r"\b(?:i|my|we|our|this)\b", head, re.I)  # "Why does this job fail?" is the user's question
     if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical) or \
+            _BARE_QUESTION.match(head) or _HELP_ME.search(head) or \
             foreign and languages.DIRECTIVE.search(head):
         found.add(D)
     if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", head))) or OPTIONS.search(head) or \
@@ -462,6 +475,9 @@ def heading_component(text: str) -> Component | None:
     if not HEADING.match(text) or INPUT_LABEL.match(text) or INTRO.match(text) or \
             languages.foreign(text) and languages.INTRO.search(text):  # "Hier ist ein Ticket:"
         return None
+    if len(text.split()) > 4 and DIRECTIVE.match(text) and re.search(r"\b(?:this|these|my|the following|below)\b",
+                                                                     text, re.I):
+        return None  # "Help me reply to this email from a client:" is the task, pointing at the material
     for pattern, comp in HEADING_TOPICS:
         if pattern.search(text.replace("_", " ")):
             return comp

@@ -47,7 +47,10 @@ _IMPERATIVES = (
     "avalie sugira liste escreve traduz faz ajude-me ajuda-me inclua mencione "
     # Italian
     "scrivi traduci riassumi spiega correggi dammi aiutami redigi fai analizza rispondi identifica rivedi confronta "
-    "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga includi menziona"
+    "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga includi menziona "
+    # with the pronoun attached ("Hazme una simulación …", "Fammi un riassunto …", "Explique-moi …")
+    "hazme escríbeme explícame dime cuéntame mándame pásame corrígeme tradúceme fammi scrivimi spiegami dimmi "
+    "correggimi traducimi fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi"
 ).split()
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
@@ -70,7 +73,8 @@ DIRECTIVE = re.compile(
     r"kannst du|können sie|könntest du|könnten sie|ich brauche|ich hätte gern|hilf mir|"
     r"puedes|podrías|podría usted|necesito|me ayudas|ayúdame|"
     r"você pode|podes|poderia|preciso|me ajuda|"
-    r"puoi|potresti|ho bisogno|vorrei|mi aiuti)\b|"
+    r"puoi|potresti|ho bisogno|vorrei|mi aiuti|mi (?:correggi|traduci|scrivi|spieghi|fai|riassumi)|"
+    r"me (?:passa|diz|explica|ajuda|manda))\b|"
     r"^\W*(?:tu|votre|ton|ta|deine|ihre|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
     r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo)\s+(?:est|ist|es|é|è)\b|"
     r"^\W*(?:du\s+(?:beantwortest|hilfst|unterstützt|berätst)|(?:tu|vous)\s+(?:aides|aidez|réponds|répondez)|"

@@ -22,7 +22,7 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether most of its sentences
     carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
-        _quotation(texts) | _code(texts)
+        _quotation(texts) | _code(texts) | _quoted_reply(texts)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -130,6 +130,18 @@ def _code(texts: Sequence[str]) -> set[int]:
     code = [bool(_CODE.search(t) or _CODE_WEAK.search(t)) for t in texts]
     return {i for run in runs(code) if len(run) >= 2 and not texts[run[0]].startswith((" ", "\t")) and
             any(_CODE.search(texts[j]) for j in run) for i in run}
+
+
+def _quoted_reply(texts: Sequence[str]) -> set[int]:
+    """Runs of at least two lines quoted with ">" (a pasted email or issue), with the lines that continue them."""
+    quoted = [t.lstrip().startswith(">") for t in texts]
+    out = {i for run in runs(quoted) if len(run) >= 2 for i in run}
+    for i in sorted(out):  # "> We reviewed the mockups … disappointed." + "The homepage feels cluttered …"
+        j = i + 1
+        while j < len(texts) and j not in out and j + 1 < len(texts) and quoted[j + 1] and texts[j].strip():
+            out.add(j)
+            j += 1
+    return out
 
 
 def _records(texts: Sequence[str]) -> set[int]:

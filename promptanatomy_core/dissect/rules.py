@@ -62,10 +62,11 @@ def _table_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines) of a markdown table of demonstrations whose first column names the final
     query's key ("| Claim note | Queue |" rows, then "Claim note: …")."""
     last = key_value(lines[-1][0].text) if lines else None
-    rows = [li for li, line in enumerate(lines) if TABLE_ROW.match(line[0].text)]
+    texts = [" ".join(m.text for m in line) for line in lines]  # a cell may hold several sentences
+    rows = [li for li, text in enumerate(texts) if TABLE_ROW.match(text)]
     if last is None or len(rows) < 3:
         return set(), set()
-    header = [c.strip().lower() for c in lines[rows[0]][0].text.strip().strip("|").split("|")]
+    header = [c.strip().lower() for c in texts[rows[0]].strip().strip("|").split("|")]
     if header[0] != last[0] or len(header) < 2:
         return set(), set()
     return set(rows), {len(lines) - 1}
@@ -104,9 +105,10 @@ def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> 
         if kv is None or kv[1] and not PLACEHOLDER.search(kv[1]) and not _OPEN_ANSWER.match(kv[1]):
             continue
         query_keys = {kv[0]}
+        later = _keys_after(kv[0], [k[0] for _, k in keyed[:end] if k is not None])
         start = end
         while start > 0 and not blank_before[lines[start][0].index] and keyed[start - 1][1] is not None and \
-                keyed[start - 1][1][0] not in query_keys:
+                keyed[start - 1][1][0] not in query_keys | later:
             start -= 1
             query_keys.add(keyed[start][1][0])
         j = start - 1
@@ -124,6 +126,18 @@ def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> 
             return demos, set(range(start, end + 1))
         break
     return set(), set()
+
+
+def _keys_after(key: str, keys: list[str]) -> set[str]:
+    """The keys that follow ``key`` within a demonstration (``keys`` up to the first repeat): "reasoning" and
+    "answer" after "problem" in "Problem / Reasoning / Answer" demonstrations. They end a demonstration; they cannot
+    open the query that ends with ``key``."""
+    cycle: list[str] = []
+    for k in keys:
+        if k in cycle:
+            break
+        cycle.append(k)
+    return set(cycle[cycle.index(key) + 1:]) if key in cycle else set()
 
 
 @register("rules")
