@@ -760,6 +760,16 @@ def test_few_shot_tables_worked_answers_and_samples_announced_in_other_words() -
         assert "E" in dict(codes(intro + "\n\"Great!\" = positive\n\"Awful.\" = negative"))[intro], intro
 
 
+def test_fields_of_a_record_above_the_input_are_the_setting_unless_they_are_part_of_it() -> None:
+    got = dict(codes("You are PeopleDesk, the HR assistant of Corvid.\nAnswer the employee's question.\n\n"
+                     "Country: {country}\nStart date: {start_date}\n\nQuestion: {question}"))
+    assert got["Country: {country}"] == got["Start date: {start_date}"] == "A"  # facts about the setting
+    assert got["Question: {question}"] == "D"
+    got = dict(codes("Write a reply to the review below.\n\nReviewer: {reviewer}\nRating: {stars}/5\n"
+                     "Review: {review}"))
+    assert got["Reviewer: {reviewer}"] == got["Rating: {stars}/5"] == got["Review: {review}"] == "D"  # one record
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

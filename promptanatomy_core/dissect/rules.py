@@ -581,13 +581,27 @@ _USER_TURN = re.compile(r"^\W*(?:the\s+)?(?:user|customer|human|visitor|player|g
                         r"question|message|query|request|input)\b[\w' ]{0,20}:", re.I)
 
 
+def _record_ids(prompt: str, sentences: tuple[Sentence, ...]) -> list[int]:
+    """For each sentence, the id of the block of "Key: value" lines it belongs to (consecutive lines, no blank line
+    between them); other sentences get an id of their own."""
+    ids: list[int] = []
+    for i, s in enumerate(sentences):
+        joined = i > 0 and prompt.count("\n", sentences[i - 1].end, s.start) == 1 and \
+            key_value(s.text) is not None and key_value(sentences[i - 1].text) is not None
+        ids.append(ids[-1] if joined else i)
+    return ids
+
+
 def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
     """Sentences grouped by line, with their cue features."""
     lines: list[list[_Sent]] = []
     reference_next = False
-    # the last slot for the user's input ("User: {question}"); slots above it hold facts about the setting
-    input_slot = max((i for i, s in enumerate(sentences) if _USER_TURN.match(s.text) and PLACEHOLDER.search(s.text)),
-                     default=-1)
+    # the last slot for the input ("User: {question}", "Text: {text}", "{conversation}"); the "Key: {slot}" fields
+    # above it ("Plan: {plan_name}", "Country: {country}") hold facts about the setting
+    slots = [i for i, s in enumerate(sentences) if PLACEHOLDER.search(s.text) and (
+        _USER_TURN.match(s.text) or INPUT_LABEL.match(s.text.lstrip("- ")) or PLACEHOLDER.fullmatch(s.text.strip()))]
+    input_slot = max(slots, default=-1)
+    record = _record_ids(prompt, sentences)  # fields in one block with the material's slot belong to the material
     for i, s in enumerate(sentences):
         last = i == len(sentences) - 1
         key = key_value(s.text)
@@ -606,7 +620,8 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
             key[0] if key and key[1] else s.text)) or reference_next or \
             bool(key and key[1] and REFERENCE.fullmatch(key[0])) or \
             bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " "))) or \
-            (key_slot and i < input_slot and not INPUT_LABEL.match(s.text))  # "Plan: {plan_name}" above "User: {q}"
+            (key_slot and i < input_slot and not INPUT_LABEL.match(s.text) and  # "Plan: {plan_name}" above "User: {q}"
+             not any(record[j] == record[i] and not _USER_TURN.match(sentences[j].text) for j in slots))
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
         info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
