@@ -770,6 +770,17 @@ def test_fields_of_a_record_above_the_input_are_the_setting_unless_they_are_part
     assert got["Reviewer: {reviewer}"] == got["Rating: {stars}/5"] == got["Review: {review}"] == "D"  # one record
 
 
+def test_function_specs_in_a_json_array_fields_to_extract_and_regulatory_sections() -> None:
+    got = dict(codes('You help customers with card disputes.\nAvailable functions:\n[\n{"name": "freeze_card", '
+                     '"description": "Block a card", "parameters": {"card_id": "string"}}\n]\n\nCustomer: {message}'))
+    assert {got[k] for k in ("Available functions:", "[", "]")} == {"A"}
+    got = dict(codes("Extract the referral details from the letter.\n\nFields to extract:\n- Patient name.\n"
+                     "- Allergies.\n\n# Regulatory requirements\nAtlas Wealth is regulated by the FCA.\n\n"
+                     "Letter: {letter}"))
+    assert got["Fields to extract:"] == got["- Allergies."] == "D"
+    assert got["# Regulatory requirements"] == got["Atlas Wealth is regulated by the FCA."] == "A"
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

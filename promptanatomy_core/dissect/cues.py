@@ -324,6 +324,9 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#\s.*\b(?:assistant|master|agent|bot|"
          r"companion|coach|tutor)\s*$"), R),
+    (_rx(r"\b(?:regulat\w+|compliance|legal|safety)\b"), A),
+    (_rx(r"\bfields to (?:extract|fill|capture|collect)\b|\bwhat (?:the|your) \w+ (?:must|should) (?:do|cover|"
+         r"include)\b"), D),
     (_rx(r"\b(?:task|instruction|objective|goal|purpose|workflow|what to do|steps?\b|your job|mission|"
          r"what you (?:can|should|will) do|"
          r"what (?:i|we) (?:need|want)|responsibilities|requirements|specification)"), D),

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Iterator, Sequence
 
+from .cues import TOOL_SPEC
+
 DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|~{3,}|\"\"\"|'''|<<<|>>>)\s*$")
 #: A speaker's turn: "Ana (PM): …", "[00:12] Raj: …", "Visitor: …".
 TURN = re.compile(r"^\s*(?:\[[\d:.]{4,12}\]\s*)?([A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*){0,2})(?:\s*\([^)]{1,25}\))?:\s+\S")
@@ -60,8 +62,9 @@ def _transcript(texts: Sequence[str]) -> set[int]:
 
 
 def _json_literal(texts: Sequence[str]) -> set[int]:
-    """From a line that only opens a JSON object or array to the line that only closes it."""
-    return {i for block in _json_blocks(texts) for i in block}
+    """From a line that only opens a JSON object or array to the line that only closes it, unless it lists function
+    specs (tools the model may call: background, not material)."""
+    return {i for block in _json_blocks(texts) if not any(TOOL_SPEC.search(texts[j]) for j in block) for i in block}
 
 
 def _json_blocks(texts: Sequence[str]) -> Iterator[range]:
@@ -85,7 +88,8 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
     out: set[int] = set()
     for block in _json_blocks(texts):
         inner = [texts[i] for i in block[1:-1]]
-        if inner and sum(bool(_TYPED_FIELD.search(t)) for t in inner) * 2 >= len(inner):
+        if inner and sum(bool(_TYPED_FIELD.search(t)) for t in inner) * 2 >= len(inner) and \
+                not any(TOOL_SPEC.search(t) for t in inner):  # function specs: see _json_literal
             out.update(block)
     return out
 
