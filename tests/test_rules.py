@@ -781,6 +781,16 @@ def test_function_specs_in_a_json_array_fields_to_extract_and_regulatory_section
     assert got["# Regulatory requirements"] == got["Atlas Wealth is regulated by the FCA."] == "A"
 
 
+def test_persona_traits_on_their_own_lines_and_sections_on_how_to_speak() -> None:
+    got = dict(codes("You are Ivy, the in-car voice assistant.\nYou sound relaxed and confident, like a good "
+                     "co-driver.\nYou cannot change the route while the car is moving.\n\nHow to speak:\n"
+                     "- Don't read out lists longer than three items.\n\n## Final summary\nList what you changed."))
+    assert got["You sound relaxed and confident, like a good co-driver."] == "R"
+    assert got["You cannot change the route while the car is moving."] == "A"  # a limit, not a trait
+    assert got["How to speak:"] == got["- Don't read out lists longer than three items."] == got["## Final summary"] \
+        == "O"
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

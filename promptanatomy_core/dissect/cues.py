@@ -316,7 +316,9 @@ REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversati
                 r"about (?:the|us))\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
-    (_rx(r"how to (?:answer|respond|reply|behave|handle)"), A),
+    (_rx(r"how to (?:respond|reply|speak|talk|write|sound)\b|\bresponding\b|"
+         r"\bfinal (?:summary|message|answer|report)\b"), O),
+    (_rx(r"how to (?:answer|behave|handle)"), A),
     (_rx(r"\b(?:text|listing|code|message|post|essay|email|document|article|draft)s? to (?:review|translate|"
          r"summari[sz]e|check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|"
          r"proofread)\s*:?\s*$"), D),

@@ -496,17 +496,24 @@ _ASKED = re.compile(r"^\W*(?:the\s+)?(?:(?:user|customer|human|client)(?:'s)?\s+
 _PERSONA_NAME = re.compile(r"^\W*(?i:you are|you're|you play|you will play)\s+([A-Z][\w'-]+)")
 
 
+#: A trait of the persona addressed: "You sound relaxed …", "You think like a lawyer …", "You lost your son …".
+_PERSONA_TRAIT = re.compile(r"^\W*you\s+(?:sound|think|speak|talk|write|know|have (?:the|a|an)\b|used to|lost|love|"
+                            r"believe|care|tend|grew up|were|spent|come across|explain|enjoy|hate)\b", re.I)
+
+
 def _describe_persona(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
-    """Sentences right after a named persona that describe it in the third person ("Brannoc is gruff …", "He
-    served twenty years as a ship's cook …") are Role."""
+    """Sentences right after the persona that describe it ("You sound relaxed and confident …", and for a named
+    persona "Brannoc is gruff …", "He served twenty years as a ship's cook …") are Role."""
     sents = [m for line in lines for m in line]
     for i, m in enumerate(sents):
-        name = _PERSONA_NAME.match(m.text)
-        if not name or R not in labels[m.index]:
+        if R not in labels[m.index]:
             continue
-        subject = re.compile(r"^\W*(?:" + re.escape(name.group(1)) + r"\b|(?:he|she|his|her)\s)", re.I)
+        name = _PERSONA_NAME.match(m.text)
+        subject = re.compile(r"^\W*(?:" + re.escape(name.group(1)) + r"\b|(?:he|she|his|her)\s)", re.I) if name \
+            else None
         for n in sents[i + 1:]:
-            if labels[n.index] != {A} or n.cues or not subject.match(n.text):
+            if labels[n.index] != {A} or n.cues or not (_PERSONA_TRAIT.match(n.text) or
+                                                         subject is not None and subject.match(n.text)):
                 break
             labels[n.index] = {R}
 
