@@ -789,6 +789,12 @@ def test_persona_traits_on_their_own_lines_and_sections_on_how_to_speak() -> Non
     assert got["You cannot change the route while the car is moving."] == "A"  # a limit, not a trait
     assert got["How to speak:"] == got["- Don't read out lists longer than three items."] == got["## Final summary"] \
         == "O"
+    got = dict(codes("You help customers with card disputes.\n\n**Procedure**\n1. Call list_transactions and identify "
+                     "the transaction.\n\nAccount data:\n{account_lookup}\n\nAsk no more than two questions per "
+                     "message.\nUse at most one emoji per message.\n\nCustomer: {message}"))
+    assert got["**Procedure**"] == got["1. Call list_transactions and identify the transaction."] == "D"
+    assert got["Account data:"] == got["{account_lookup}"] == "A"
+    assert got["Ask no more than two questions per message."] == got["Use at most one emoji per message."] == "O"
 
 
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:

@@ -186,7 +186,8 @@ OUTPUT = _rx(
     r"\bas a timeline\b|\bin the (?:greeting|subject line|sign-?off)\b|"
     r"^\W*label (?:the|each|both|all) (?:\w+ )?(?:parts?|sections?|columns?|answers?|steps?)\b|"
     r"\buse (?:euros|dollars|pounds|metric|imperial|celsius|fahrenheit)\b|"
-    r"\btable with (?:the )?(?:columns|categories|rows|headers)\b|"
+    r"\btable with (?:the )?(?:columns|categories|rows|headers)\b|\bemojis?\b|thousands? separators?\b|"
+    r"\b(?:no more than|at most)\s+(?:one|two|three|four|five|\d+)\s+(?:questions?|exclamation marks?)\s+per\b|"
     r"(?:^|\W)(?:output\b|outputs\b|respond\s+(?:only|with|in|using)\b|answer\s+(?:only|with|in)\b|"
     r"(?:reply|answer|respond)\s+(?:only\s+)?with\b(?!\s+(?:what|how|whatever|why)\b)|"
     r"return\s+(?:only|just|the result|a json|json|an?\s+(?:single\s+)?"
@@ -311,13 +312,15 @@ REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversati
                 r"\w*profile\w*\s*\}|(?:order|patient|account|customer) record|key[ _]facts|"
                 r"(?:account|order|spending) summary|current (?:url|page|state|date)|"
                 r"knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|official (?:solution|answer)|"
-                r"model answer|answer key|expected answer|ground truth|"
+                r"model answer|answer key|expected answer|ground truth|\w*lookup\w*|account data|"
                 r"excerpts|passages|snippets|sources|search results|"
                 r"about (?:the|us))\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
     (_rx(r"how to (?:respond|reply|speak|talk|write|sound)\b|\bresponding\b|"
          r"\bfinal (?:summary|message|answer|report)\b"), O),
+    (_rx(r"\bprocedures?\b|\bfinishing\b|how to handle (?:a|the|each|every) (?:request|ticket|call|case)|"
+         r"\brunning the (?:game|session|call)\b"), D),
     (_rx(r"how to (?:answer|behave|handle)"), A),
     (_rx(r"\b(?:text|listing|code|message|post|essay|email|document|article|draft)s? to (?:review|translate|"
          r"summari[sz]e|check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|"
