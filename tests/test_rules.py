@@ -797,6 +797,21 @@ def test_persona_traits_on_their_own_lines_and_sections_on_how_to_speak() -> Non
     assert got["Ask no more than two questions per message."] == got["Use at most one emoji per message."] == "O"
 
 
+def test_material_pasted_between_the_request_and_what_follows() -> None:
+    got = dict(codes("I'm a history student and this is the intro to my essay. Can you give me feedback?\n\n"
+                     "The war was caused by many things. Some blame the alliances.\n\nPlease don't rewrite it."))
+    assert got["The war was caused by many things."] == got["Some blame the alliances."] == "D"
+    assert got["Please don't rewrite it."] == "A"
+    got = dict(codes("docker compose up keeps failing with this:\n\nError response from daemon: port is already "
+                     "allocated\n\nI'm on Ubuntu 22.04. What's the fix?"))
+    assert got["docker compose up keeps failing with this:"] == "D"
+    assert got["Error response from daemon: port is already allocated"] == "D"
+    assert got["I'm on Ubuntu 22.04."] == "A"  # the user's own background, not the material
+    got = dict(codes("Write a launch email for our product.\n\nAbout me: Dana, co-founder of Shiftwise.\n\n"
+                     "Keep it short."))
+    assert got["About me: Dana, co-founder of Shiftwise."] == "A"
+
+
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:
     [(_, got)] = codes("quick one: how do I find all .log files bigger than 100MB and delete them? ubuntu 22.04")
     assert "D" in got

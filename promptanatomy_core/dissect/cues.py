@@ -386,6 +386,9 @@ _BARE_QUESTION = _rx(r"^\W*(?:why (?:am|is|are|does|do|did|can't|won't|isn't|doe
                      r"what(?:'s| is) (?:the|a|wrong)\b)[^.!?]*$")
 #: A request after the background it gives: "me and 3 friends rented a cabin, help me figure out who owes who".
 _HELP_ME = _rx(r",\s*(?:pls\s+|please\s+|can you\s+)?help me\s+(?:to\s+)?[a-z]+")
+#: A user pointing at what they paste next: "docker compose keeps failing with this:", "I have a sheet like this:".
+_SHOWS_THIS = _rx(r"\b(?:fail\w*|crash\w*|says?|said|looks?|get|got|getting|returns?|shows?|throws?|have|has|"
+                  r"gives?)\s+(?:me\s+)?(?:\w+\s+){0,2}(?:like|with)\s+this\s*:\s*$")
 #: A persona given as a field: "Role: Senior UX researcher", "Persona - a patient maths tutor".
 _PERSONA_LABEL = _rx(r"^\W*(?:role|persona|character|identity)\s*(?::|\s[-–])\s*\S")
 
@@ -418,7 +421,7 @@ def cues_of(text: str) -> set[Component]:
     rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I) and \
         not re.search(r"\b(?:i|my|we|our|this)\b", head, re.I)  # "Why does this job fail?" is the user's question
     if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical) or \
-            _BARE_QUESTION.match(head) or _HELP_ME.search(head) or \
+            _BARE_QUESTION.match(head) or _HELP_ME.search(head) or _SHOWS_THIS.search(head) or \
             foreign and languages.DIRECTIVE.search(head):
         found.add(D)
     if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", head))) or OPTIONS.search(head) or \
@@ -480,7 +483,7 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
 
 def heading_component(text: str) -> Component | None:
     """The component a heading line announces, A for other headings, None if not a heading."""
-    if not HEADING.match(text) or INPUT_LABEL.match(text) or INTRO.match(text) or \
+    if not HEADING.match(text) or INPUT_LABEL.match(text) or INTRO.match(text) or _SHOWS_THIS.search(text) or \
             languages.foreign(text) and languages.INTRO.search(text):  # "Hier ist ein Ticket:"
         return None
     if len(text.split()) > 4 and DIRECTIVE.match(text) and re.search(r"\b(?:this|these|my|the following|below)\b",

@@ -130,3 +130,7 @@ INPUT_WORDS = (
     "entrada|producto|"
     "artigo|pergunta|mensagem|avaliação|comentário|dados|parágrafo|receita|produto|"  # Portuguese
     "testo|articolo|domanda|messaggio|recensione|commento|dati|codice|paragrafo|ricetta|prodotto")  # Italian
+
+#: Words that point at the material: "questo paragrafo", "esta receta", "cette lettre", "dieser Text".
+POINTER = re.compile(r"\b(?:questo|questa|questi|queste|este|esta|estos|estas|esse|essa|cette|ces|dieser|diese|"
+                     r"dieses|diesen|folgende[nr]?|seguente|siguiente|seguinte|suivante?)\b", re.I)

@@ -26,6 +26,7 @@ from .base import Dissector, register
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
                    OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R,
                    cues_of, heading_component, is_imperative, key_value, without_chat_markers)
+from . import languages
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
 
@@ -249,6 +250,7 @@ class RulesDissector(Dissector):
         _continue_quotations(lines, labels)
         _describe_persona(lines, labels)
         _ensure_task(lines, labels)
+        _label_pasted_paragraph(lines, labels, blank_before)
         _label_markers(lines, labels, sentences)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
@@ -414,6 +416,28 @@ def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Compone
     if trailing and (slot or pointed):
         for m in trailing:
             labels[m.index] = {D}
+
+
+#: The user speaking about themselves: background, not pasted material ("I'm on Ubuntu 22.04 …").
+_ABOUT_ME = re.compile(r"^\W*(?:i|i'm|i've|i'd|my|we|we're|our|me)\b", re.I)
+
+
+def _label_pasted_paragraph(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+                            blank_before: dict[int, bool]) -> None:
+    """A paragraph without cues pasted between a request that points at it and what follows ("this is the intro to
+    my essay. Can you give me feedback?" + the intro + "Please don't rewrite it") is the task's input."""
+    for li in range(1, len(lines) - 1):
+        first, before = lines[li][0], lines[li - 1]
+        if not blank_before[first.index] or not blank_before[lines[li + 1][0].index] or \
+                _ABOUT_ME.match(first.text) or HEADING.match(first.text) or first.reference or \
+                key_value(first.text) or re.match(r"\s*(?:[-*•]|\d+[.)])\s|\w[\w ]{0,20}\s=\s", first.text):
+            continue  # a heading, a list, a field ("About me: …", "Audience = …") or a slot is no pasted paragraph
+        points = any(_POINTER.search(m.text) or _MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text)
+                     for m in before)
+        if points and any(D in labels[m.index] for m in before) and \
+                all(labels[m.index] == {A} and not m.cues for m in lines[li]):
+            for m in lines[li]:
+                labels[m.index] = {D}
 
 
 def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Component]],
