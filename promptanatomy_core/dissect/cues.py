@@ -187,6 +187,7 @@ OUTPUT = _rx(
     r"^\W*label (?:the|each|both|all) (?:\w+ )?(?:parts?|sections?|columns?|answers?|steps?)\b|"
     r"\buse (?:euros|dollars|pounds|metric|imperial|celsius|fahrenheit)\b|"
     r"\btable with (?:the )?(?:columns|categories|rows|headers)\b|\bemojis?\b|thousands? separators?\b|"
+    r"\bwith (?:a )?(?:headers?|sub-?headings?|section headers)\b|\bwrite:\s*[\"“]|"
     r"\b(?:no more than|at most)\s+(?:one|two|three|four|five|\d+)\s+(?:questions?|exclamation marks?)\s+per\b|"
     r"(?:^|\W)(?:output\b|outputs\b|respond\s+(?:only|with|in|using)\b|answer\s+(?:only|with|in)\b|"
     r"(?:reply|answer|respond)\s+(?:only\s+)?with\b(?!\s+(?:what|how|whatever|why)\b)|"
