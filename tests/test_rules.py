@@ -814,6 +814,12 @@ def test_material_pasted_between_the_request_and_what_follows() -> None:
                      'information."\nPresent your findings in a concise report with headers for each section.'))
     assert got['If the document does not say, simply write: "Insufficient information."'] == "O"  # a fixed reply
     assert got["Present your findings in a concise report with headers for each section."] == "O"
+    assert [c for _, c in codes("This is awesome! // Negative\nThis is bad! // Positive\nWow that movie was rad! // "
+                                "Positive\nWhat a horrible show! //")] == ["E"] * 6 + ["D", "D"]
+    got = dict(codes("Write a product description for the following item:\nName: Trailblazer Boots\n"
+                     "Features: waterproof\nTone: adventurous but practical\nLength: 100-150 words"))
+    assert got["Name: Trailblazer Boots"] == got["Features: waterproof"] == "D"
+    assert got["Tone: adventurous but practical"] == got["Length: 100-150 words"] == "O"  # fields on the form
 
 
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:

@@ -44,7 +44,7 @@ class _Sent:
 
 
 #: A demonstration "text -> label" or "text | label" (group 1 or 2: the label's first character, empty when open).
-_ARROW = re.compile(r"(?:^|\s)(?:->|→|=>)\s*(\S?)|^(?!\s*\|)[^|\n]*\S\s+\|(?:\s+(\S)|\s*$)")
+_ARROW = re.compile(r"(?:^|\s)(?:->|→|=>|//)\s*(\S?)|^(?!\s*\|)[^|\n]*\S\s+\|(?:\s+(\S)|\s*$)")
 
 
 def _arrow_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
@@ -177,7 +177,9 @@ class RulesDissector(Dissector):
                     _block_item(first.text) and not (blank_before[first.index] and first.index - 1 != announcer) and \
                     not (PLACEHOLDER.fullmatch(first.text.strip()) or INPUT_LABEL.match(first.text) and
                          PLACEHOLDER.search(first.text)):  # "{thread}", "Question: {question}" is the input
-                labels.update((m.index, set(carry)) for m in line)
+                # a field on the answer's form among the input's fields ("Tone: adventurous", "Length: 100 words")
+                labels.update((m.index, {O} if carry == {D} and m.cues == {O} and key_value(m.text) else set(carry))
+                              for m in line)
                 carried_headings = carried_headings or first.text.lstrip().startswith("#")
                 continue
             if carried_headings:  # headings listed as a structure: the section they would have opened is over
