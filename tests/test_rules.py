@@ -820,6 +820,9 @@ def test_material_pasted_between_the_request_and_what_follows() -> None:
                      "Features: waterproof\nTone: adventurous but practical\nLength: 100-150 words"))
     assert got["Name: Trailblazer Boots"] == got["Features: waterproof"] == "D"
     assert got["Tone: adventurous but practical"] == got["Length: 100-150 words"] == "O"  # fields on the form
+    got = dict(codes("You are the support assistant of Lumen.\nCreate a ticket and tell the customer a specialist will "
+                     "follow up when:\n- the customer asks for a refund;\n- the customer mentions a legal complaint."))
+    assert got["- the customer asks for a refund;"] == got["- the customer mentions a legal complaint."] == "A"
 
 
 def test_a_task_in_a_chat_message_or_a_request_without_a_verb() -> None:

@@ -336,6 +336,8 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
     steps:", "Here is the sales data:"); None for other sentences, headings and input labels."""
     if not sent.text.rstrip().endswith(":") or sent.input_label or heading_component(sent.text):
         return None
+    if re.search(r"\b(?:when|if|whenever|unless|in these cases|in any of these cases)\s*:\s*$", sent.text, re.I):
+        return {A}  # "Create a ticket … when:" above the conditions
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
         this = re.search(r"\b(?:this|these)\b", sent.text, re.I) and "following" not in sent.text.lower()
