@@ -12,7 +12,8 @@ blocks around it.
   is the Directive block: its sentences are Directive on top of what their own words say; a long background line
   likewise adds Additional Information to its sentences;
 * a sentence without a cue continues the input, example or quotation it follows on the same line, else it is
-  background; a prompt always states a task.
+  background; a prompt always states a task;
+* a prompt in a chat template is read through its special tokens ("<|im_start|>user" reads as "User:").
 """
 from __future__ import annotations
 
@@ -22,11 +23,11 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from ..types import Component, Dissection, Sentence
+from . import languages
 from .base import Dissector, register
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
                    OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R,
                    cues_of, heading_component, is_imperative, key_value, without_chat_markers)
-from . import languages
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
 
