@@ -768,6 +768,10 @@ def test_fields_of_a_record_above_the_input_are_the_setting_unless_they_are_part
     got = dict(codes("Write a reply to the review below.\n\nReviewer: {reviewer}\nRating: {stars}/5\n"
                      "Review: {review}"))
     assert got["Reviewer: {reviewer}"] == got["Rating: {stars}/5"] == got["Review: {review}"] == "D"  # one record
+    got = dict(codes("You are a browser agent.\n\nTask: {task}\n\nCurrent URL: {url}\n\nElements:\n{elements}"))
+    assert got["Task: {task}"] == "D"  # the task's own slot is no fact about the setting
+    got = dict(codes("Tag the customer comment with its topics.\n<comment>{comment}</comment>"))
+    assert got["<comment>{comment}</comment>"] == "D"  # read as "Comment: {comment}"
 
 
 def test_function_specs_in_a_json_array_fields_to_extract_and_regulatory_sections() -> None:

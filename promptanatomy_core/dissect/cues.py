@@ -373,11 +373,19 @@ _CHAT_MARKER = re.compile(r"<\|(?:im_start|start_header_id)\|>\s*(\w+)\s*(?:<\|e
 _TURN_LABEL = {"user": "User: ", "human": "User: ", "assistant": "Assistant: ", "model": "Assistant: "}
 
 
+#: A line wrapped in one XML-style element: "<comment>{comment}</comment>", "<question>How do I …?</question>".
+_INLINE_ELEMENT = re.compile(r"^\s*<([A-Za-z_][\w-]{0,40})(?:\s[^<>]*)?>([^<>]*)</\1>\s*$")
+
+
 def without_chat_markers(text: str) -> str:
     """``text`` as the rules read it: a turn marker becomes its label ("<|im_start|>user" → "User:"), other special
-    tokens ("<|im_end|>", "[INST]", "<<SYS>>") vanish; a line of markers only becomes empty."""
+    tokens ("<|im_end|>", "[INST]", "<<SYS>>") vanish, a line of markers only becomes empty, and a line wrapped in
+    one element reads as a field ("<comment>{comment}</comment>" → "Comment: {comment}")."""
     if "<" not in text and "[" not in text:
         return text
+    element = _INLINE_ELEMENT.match(text)
+    if element:
+        return f"{element.group(1).replace('_', ' ').capitalize()}: {element.group(2).strip()}"
     return _CHAT_MARKER.sub(lambda m: _TURN_LABEL.get((m.group(1) or m.group(2) or m.group(3) or "").lower(), ""),
                             text).strip()
 

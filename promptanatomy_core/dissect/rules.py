@@ -617,6 +617,11 @@ _USER_TURN = re.compile(r"^\W*(?:the\s+)?(?:user|customer|human|visitor|player|g
                         r"question|message|query|request|input)\b[\w' ]{0,20}:", re.I)
 
 
+#: The slot of the task itself: "Task: {task}", "Problem the student is working on: {problem}".
+_TASK_SLOT = re.compile(r"^\W*(?:the\s+)?(?:user'?s\s+)?(?:task|instructions?|goal|objective|problem|assignment)\b",
+                        re.I)
+
+
 def _record_ids(prompt: str, sentences: tuple[Sentence, ...]) -> list[int]:
     """For each sentence, the id of the block of "Key: value" lines it belongs to (consecutive lines, no blank line
     between them); other sentences get an id of their own."""
@@ -652,12 +657,14 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
                            and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
+        # "Plan: {plan_name}" above "User: {q}" is a fact about the setting
+        setting_field = key_slot and i < input_slot and not INPUT_LABEL.match(s.text) and \
+            not _TASK_SLOT.match(s.text) and \
+            not any(record[j] == record[i] and not _USER_TURN.match(sentences[j].text) for j in slots)
         reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next or \
             bool(key and key[1] and REFERENCE.fullmatch(key[0])) or \
-            bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " "))) or \
-            (key_slot and i < input_slot and not INPUT_LABEL.match(s.text) and  # "Plan: {plan_name}" above "User: {q}"
-             not any(record[j] == record[i] and not _USER_TURN.match(sentences[j].text) for j in slots))
+            bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " "))) or setting_field
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
         info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
