@@ -814,8 +814,9 @@ def test_material_pasted_between_the_request_and_what_follows() -> None:
     got = dict(codes("Write a launch email for our product.\n\nAbout me: Dana, co-founder of Shiftwise.\n\n"
                      "Keep it short."))
     assert got["About me: Dana, co-founder of Shiftwise."] == "A"
-    got = dict(codes('Answer the question from the document.\nIf the document does not say, simply write: "Insufficient '
-                     'information."\nPresent your findings in a concise report with headers for each section.'))
+    got = dict(codes('Answer the question from the document.\nIf the document does not say, simply write: '
+                     '"Insufficient information."\nPresent your findings in a concise report with headers for each '
+                     'section.'))
     assert got['If the document does not say, simply write: "Insufficient information."'] == "O"  # a fixed reply
     assert got["Present your findings in a concise report with headers for each section."] == "O"
     assert [c for _, c in codes("This is awesome! // Negative\nThis is bad! // Positive\nWow that movie was rad! // "
