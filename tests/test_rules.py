@@ -772,6 +772,10 @@ def test_fields_of_a_record_above_the_input_are_the_setting_unless_they_are_part
     assert got["Task: {task}"] == "D"  # the task's own slot is no fact about the setting
     got = dict(codes("Tag the customer comment with its topics.\n<comment>{comment}</comment>"))
     assert got["<comment>{comment}</comment>"] == "D"  # read as "Comment: {comment}"
+    got = dict(codes("You are an expert copy editor. I'll give you a paragraph and you'll fix its grammar.\n\n"
+                     "Given the following SQL schema:\nCREATE TABLE users (id INT, name TEXT);"))
+    assert got["I'll give you a paragraph and you'll fix its grammar."] == "D"
+    assert got["Given the following SQL schema:"] == "A"  # consulted, as "You are given the following schema:"
 
 
 def test_function_specs_in_a_json_array_fields_to_extract_and_regulatory_sections() -> None:

@@ -92,9 +92,9 @@ DIRECTIVE = _rx(
     r"recommendations)\b|"
     r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
-    r"i will (?:type|give|send|paste|provide|tell|share|describe|show)\b|" +
+    r"i(?:'ll| will) (?:type|give|send|paste|provide|tell|share|describe|show)\b|" +
     MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
-    r"|\byou will\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
+    r"|\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
     r"\b(?:should|must|needs? to|has to)\s+(?:also\s+)?(?:mention|include|cover|tell|offer|feature|highlight|"
     r"contain)\b|\bwhat should (?:i|we) (?:do|change)\b|"
     r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b"
@@ -398,6 +398,8 @@ _HELP_ME = _rx(r",\s*(?:pls\s+|please\s+|can you\s+)?help me\s+(?:to\s+)?[a-z]+"
 #: A user pointing at what they paste next: "docker compose keeps failing with this:", "I have a sheet like this:".
 _SHOWS_THIS = _rx(r"\b(?:fail\w*|crash\w*|says?|said|looks?|get|got|getting|returns?|shows?|throws?|have|has|"
                   r"gives?)\s+(?:me\s+)?(?:\w+\s+){0,2}(?:like|with)\s+this\s*:\s*$")
+#: A schema or tables announced for the model to consult: "Given the following SQL schema:".
+_GIVEN_SCHEMA = _rx(r"^\W*given (?:the following|these|this) (?:\w+ ){0,2}(?:schema|tables?|database)\b[^.]*:\s*$")
 #: A persona given as a field: "Role: Senior UX researcher", "Persona - a patient maths tutor".
 _PERSONA_LABEL = _rx(r"^\W*(?:role|persona|character|identity)\s*(?::|\s[-–])\s*\S")
 
@@ -414,6 +416,8 @@ def cues_of(text: str) -> set[Component]:
     if head.rstrip().endswith(":") and re.search(r"\b(?:criteria|rubric)\b|\b(?:these|the following) (?:rules|"
                                                  r"policies|guidelines|constraints)\b", head, re.I):
         return {A}  # "Judge on these criteria:", "Follow these rules:": what the model consults
+    if _GIVEN_SCHEMA.match(head):
+        return {A}  # "Given the following SQL schema:": what the model consults
     kv = key_value(head)
     if kv and kv[1] and len(kv[0].split()) <= 3 and REFERENCE.search(kv[0]) and not OUTPUT.search(kv[0]) and \
             not QUESTION.search(head) and "```" not in head:
@@ -457,7 +461,7 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
             return {A}  # "The team follows PEP 8 …": a fact about the setting, however much it speaks of style
         return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) else {O}
     if D in cues and A in cues:
-        if re.search(r"^\W*" + MY_FIRST + r"|\byou will\s+(?:first\s+)?(?:" + _TASK_VERBS +
+        if re.search(r"^\W*" + MY_FIRST + r"|\byou(?:'ll| will)\s+(?:first\s+)?(?:" + _TASK_VERBS +
                      r")\b|" + REQUEST, text, re.I):
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
