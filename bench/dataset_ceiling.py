@@ -18,7 +18,7 @@ import random
 import sys
 from collections import Counter, defaultdict
 
-from promptanatomy_core.accuracy import label_code
+from promptanatomy_core.accuracy import dissect_like, label_code
 from promptanatomy_core.datasets import find_pacp, load_pacp
 from promptanatomy_core.dissect import get_dissector
 from promptanatomy_core.types import Dissection
@@ -40,12 +40,13 @@ def _key(texts: list[str], i: int, width: int, repeated: set[str]) -> Key:
 
 def sentence_oracle(golds: list[Dissection]) -> float:
     """Prompt-level accuracy of the most common label set of each exact sentence (in-sample)."""
+    codes = [_codes(g) for g in golds]
     table: dict[str, Counter] = defaultdict(Counter)
-    for g in golds:
-        for s, code in zip(g.sentences, _codes(g)):
+    for g, gold in zip(golds, codes):
+        for s, code in zip(g.sentences, gold):
             table[s.text][code] += 1
-    return sum(all(table[s.text].most_common(1)[0][0] == c for s, c in zip(g.sentences, _codes(g)))
-               for g in golds) / len(golds)
+    return sum(all(table[s.text].most_common(1)[0][0] == c for s, c in zip(g.sentences, gold))
+               for g, gold in zip(golds, codes)) / len(golds)
 
 
 def _memory(train: list[Dissection]) -> tuple[set[str], dict[int, dict[Key, Counter]]]:
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
           "   label sets of one-record sentences")
     for name, path in paths.items():
         golds = [r.gold() for r in load_pacp(path)]
-        rules = [_codes(dissector.dissect(g.prompt, [s.with_labels(()) for s in g.sentences])) for g in golds]
+        rules = [_codes(dissect_like(dissector, g)) for g in golds]
         cv = context_memory_cv(golds, rules, args.seed)
         print(f"{name:20s} {sentence_oracle(golds):7.1%} {cv['rules']:7.1%} {cv['hybrid']:13.1%} "
               f"{cv['coverage']:9.1%} {cv['memory_accuracy']:8.1%}   {singleton_labels(golds)}")

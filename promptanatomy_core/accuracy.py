@@ -38,11 +38,16 @@ class Accuracy:
         return self.sentences_correct / self.sentences if self.sentences else 0.0
 
 
+def dissect_like(dissector: Dissector, gold: Dissection) -> Dissection:
+    """Dissect the gold prompt over the gold sentence split, so that sentences line up one to one."""
+    return dissector.dissect(gold.prompt, [s.with_labels(()) for s in gold.sentences])
+
+
 def evaluate(dissector: Dissector, gold: Iterable[Dissection]) -> Accuracy:
     """Dissect each gold prompt over the gold sentence split and compare label sets exactly."""
     acc = Accuracy()
     for g in gold:
-        pred = dissector.dissect(g.prompt, [s.with_labels(()) for s in g.sentences])
+        pred = dissect_like(dissector, g)
         right = 0
         for gs, ps in zip(g.sentences, pred.sentences):
             if gs.labels == ps.labels:

@@ -404,6 +404,11 @@ _GIVEN_SCHEMA = _rx(r"^\W*given (?:the following|these|this) (?:\w+ ){0,2}(?:sch
 _PERSONA_LABEL = _rx(r"^\W*(?:role|persona|character|identity)\s*(?::|\s[-–])\s*\S")
 
 
+def _introduces(text: str, foreign: bool) -> bool:
+    """Whether ``text`` introduces material ("Here is the ticket:", and when ``foreign``, "Hier ist ein Ticket:")."""
+    return bool(INTRO.match(text) or foreign and languages.INTRO.search(text))
+
+
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
     head = _INPUT_ARRIVES.sub("", _DEFINITION.sub("", text[:400]))  # "When the user gives you a draft, rewrite it"
@@ -423,7 +428,7 @@ def cues_of(text: str) -> set[Component]:
             not QUESTION.search(head) and "```" not in head:
         return {A}  # "Return policy: items can be returned within 30 days": a record consulted, no instruction
     foreign = languages.foreign(head)  # worth trying the patterns of other languages
-    if (INTRO.match(head) or foreign and languages.INTRO.search(head)) and not EXAMPLE_START.search(head):
+    if _introduces(head, foreign) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
             else {D}
     found: set[Component] = set()
@@ -496,8 +501,8 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
 
 def heading_component(text: str) -> Component | None:
     """The component a heading line announces, A for other headings, None if not a heading."""
-    if not HEADING.match(text) or INPUT_LABEL.match(text) or INTRO.match(text) or _SHOWS_THIS.search(text) or \
-            languages.foreign(text) and languages.INTRO.search(text):  # "Hier ist ein Ticket:"
+    if not HEADING.match(text) or INPUT_LABEL.match(text) or _SHOWS_THIS.search(text) or \
+            _introduces(text, languages.foreign(text)):  # "Here is the ticket:", "Hier ist ein Ticket:"
         return None
     if len(text.split()) > 4 and DIRECTIVE.match(text) and re.search(r"\b(?:this|these|my|the following|below)\b",
                                                                      text, re.I):

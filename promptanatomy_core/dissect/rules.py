@@ -643,6 +643,7 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         _USER_TURN.match(s.text) or INPUT_LABEL.match(s.text.lstrip("- ")) or PLACEHOLDER.fullmatch(s.text.strip()))]
     input_slot = max(slots, default=-1)
     record = _record_ids(prompt, sentences)  # fields in one block with the material's slot belong to the material
+    material_records = {record[j] for j in slots if not _USER_TURN.match(sentences[j].text)}
     for i, s in enumerate(sentences):
         last = i == len(sentences) - 1
         key = key_value(s.text)
@@ -659,8 +660,7 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
                            and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
         # "Plan: {plan_name}" above "User: {q}" is a fact about the setting
         setting_field = key_slot and i < input_slot and not INPUT_LABEL.match(s.text) and \
-            not _TASK_SLOT.match(s.text) and \
-            not any(record[j] == record[i] and not _USER_TURN.match(sentences[j].text) for j in slots)
+            not _TASK_SLOT.match(s.text) and record[i] not in material_records
         reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next or \
             bool(key and key[1] and REFERENCE.fullmatch(key[0])) or \
