@@ -765,6 +765,10 @@ def test_fields_of_a_record_above_the_input_are_the_setting_unless_they_are_part
                      "Country: {country}\nStart date: {start_date}\n\nQuestion: {question}"))
     assert got["Country: {country}"] == got["Start date: {start_date}"] == "A"  # facts about the setting
     assert got["Question: {question}"] == "D"
+    got = dict(codes("You are Lucía, a Spanish tutor.\nTalk with the learner about today's topic.\n\n"
+                     "Lesson topic: {topic}\nNative language: {native}\n\nLearner: {message}"))
+    assert got["Lesson topic: {topic}"] == got["Native language: {native}"] == "A"  # the prompt ends on the input
+    assert got["Learner: {message}"] == "D"
     got = dict(codes("Write a reply to the review below.\n\nReviewer: {reviewer}\nRating: {stars}/5\n"
                      "Review: {review}"))
     assert got["Reviewer: {reviewer}"] == got["Rating: {stars}/5"] == got["Review: {review}"] == "D"  # one record

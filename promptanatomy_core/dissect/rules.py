@@ -622,6 +622,12 @@ _TASK_SLOT = re.compile(r"^\W*(?:the\s+)?(?:user'?s\s+)?(?:task|instructions?|go
                         re.I)
 
 
+def _key_slot(text: str) -> bool:
+    """A field whose value is a slot: "Plan: {plan_name}", 'Player says: "{line}"'."""
+    key = key_value(text)
+    return bool(key and PLACEHOLDER.fullmatch(key[1].strip("\"'“”")))
+
+
 def _record_ids(prompt: str, sentences: tuple[Sentence, ...]) -> list[int]:
     """For each sentence, the id of the block of "Key: value" lines it belongs to (consecutive lines, no blank line
     between them); other sentences get an id of their own."""
@@ -640,14 +646,15 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
     # the last slot for the input ("User: {question}", "Text: {text}", "{conversation}"); the "Key: {slot}" fields
     # above it ("Plan: {plan_name}", "Country: {country}") hold facts about the setting
     slots = [i for i, s in enumerate(sentences) if PLACEHOLDER.search(s.text) and (
-        _USER_TURN.match(s.text) or INPUT_LABEL.match(s.text.lstrip("- ")) or PLACEHOLDER.fullmatch(s.text.strip()))]
+        _USER_TURN.match(s.text) or INPUT_LABEL.match(s.text.lstrip("- ")) or PLACEHOLDER.fullmatch(s.text.strip()) or
+        (i == len(sentences) - 1 and _key_slot(s.text)))]  # the prompt ends on the input: "Learner: {message}"
     input_slot = max(slots, default=-1)
     record = _record_ids(prompt, sentences)  # fields in one block with the material's slot belong to the material
     material_records = {record[j] for j in slots if not _USER_TURN.match(sentences[j].text)}
     for i, s in enumerate(sentences):
         last = i == len(sentences) - 1
         key = key_value(s.text)
-        key_slot = bool(key and PLACEHOLDER.fullmatch(key[1].strip("\"'“”")))  # "Player says: "{line}""
+        key_slot = _key_slot(s.text)
         # a quoted value under a plain label: 'Dictation: "Forty-two-year-old male …'
         quoted = bool(key and len(key[1]) > 20 and key[1][:1] in "\"“«„" and not cues_of(key[0]))
         bare = s.text.lstrip("# ")  # "### Input:" on its own line labels the input below it
