@@ -47,6 +47,11 @@ def test_role_phrasings() -> None:
                  "Act as a Linux terminal.", "Imagine you are a tour guide in Rome.",
                  "A seasoned developer like you knows the trade-offs."):
         assert RULES.dissect(text).sentences[0].labels == {Component.ROLE}, text
+    for text in ("As the admissions assistant for Carrow University's office, answer students' questions.",
+                 "As PeopleDesk, the HR assistant of Corvid, answer employees' questions about leave.",
+                 "As a data analyst, summarise the table below."):  # persona + task
+        assert RULES.dissect(text).sentences[0].labels == {Component.ROLE, Component.DIRECTIVE}, text
+    assert Component.ROLE not in RULES.dissect("As Python lists are mutable, copy the list first.").sentences[0].labels
 
 
 def test_task_input_after_a_header_is_directive() -> None:

@@ -37,12 +37,15 @@ _TASK_VERBS = (
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
     r"trace|indicate|turn|reply|respond|quiz"
 )
+#: "As a senior editor," / "As the admissions assistant for Carrow's office," / "As PeopleDesk, the HR assistant,".
+_AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
+               r"bonus\b|reference\b|default\b|fallback\b|whole\b|consequence\b)|"
+               r"(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+)){0,2},\s+(?:an?|the|my|our)\s+)[\w\- ,'’]{0,120}?,")
 ROLE = _rx(
     _LEAD + r"(?:(?:please|kindly|now),?\s+)?(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
             r"[\"“']?(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+[\"”']?,)\s+(?!(?:list|set|copy|table|"
     r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
-    r"as\s+(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|bonus\b|"
-    r"reference\b|default\b|fallback\b|whole\b|consequence\b)[\w\- ,]{0,120}?,\s*(?:you|your|"
+    + _AS_PERSONA + r"\s*(?:you|your|"
     r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"
     r"^\W*you\s+(?:write|manage|edit|curate|run)\s[^.]{0,80}\b(?:for|on behalf of)\b|"  # "You write alt text for …"
     r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are|you're|ur|you'?re)\b|^\W*be\s+(?:my|our)\s+|"
@@ -457,7 +460,7 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     if E in cues:
         return {E}
     if R in cues:
-        role_and_task = re.match(r"^\W*(?:as\s+(?:an?|the)\s+[\w\- ,]{0,120}?,|you are\b[^;.]{0,120};|"
+        role_and_task = re.match(r"^\W*(?:" + _AS_PERSONA + r"|you are\b[^;.]{0,120};|"
                                  r"(?:please\s+|i want you to\s+)?act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
                                  _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
