@@ -873,6 +873,21 @@ def test_evaluate_counts_by_hand() -> None:
     assert acc.prompt_level == acc.prompts_correct / 2
 
 
+def test_bare_titles_a_consulted_slots_label_and_a_chat_question_without_its_mark() -> None:
+    got = dict(codes("You are the Curator of an escape room.\n\nThe room\n- The door has a lock.\n\nYour job\n"
+                     "Describe what the players see.\n\nProcedure\n1. Check the clue.\n\nStyle\n- Keep it short."))
+    assert got["Your job"] == got["Procedure"] == got["1. Check the clue."] == "D"  # titles that name their section
+    assert got["Style"] == got["- Keep it short."] == "O"
+    assert got["The room"] == got["- The door has a lock."] == "A"
+    got = dict(codes("Answer the question from the articles below.\n\nArticles:\n{retrieved_articles}\n\n"
+                     "Chat so far:\n{chat_history}\n\nQuestion: {question}"))
+    assert got["Articles:"] == got["{retrieved_articles}"] == "A"  # labels what the model consults
+    assert got["Chat so far:"] == got["{chat_history}"] == got["Question: {question}"] == "D"
+    got = dict(codes('is this sms spam or not\nhere\'s how i label them:\n"win a prize" = spam\n'
+                     '"see you at 5" = not spam\n"pay at hmrc-refund.co" = ?'))
+    assert got["is this sms spam or not"] == "D"  # the user's question, typed without its mark
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -395,7 +395,8 @@ def without_chat_markers(text: str) -> str:
 
 #: A chat question typed without its mark: "why am i getting this error", "how do i undo my last commit".
 _BARE_QUESTION = _rx(r"^\W*(?:why (?:am|is|are|does|do|did|can't|won't|isn't|doesn't) |how (?:do|can|should) (?:i|we) |"
-                     r"what(?:'s| is) (?:the|a|wrong)\b)[^.!?]*$")
+                     r"what(?:'s| is) (?:the|a|wrong)\b|(?:is|are|was|does|did|should|would) (?:this|these|that|"
+                     r"it|my|there)\b)[^.!?:]*$")
 #: A request after the background it gives: "me and 3 friends rented a cabin, help me figure out who owes who".
 _HELP_ME = _rx(r",\s*(?:pls\s+|please\s+|can you\s+)?help me\s+(?:to\s+)?[a-z]+")
 #: A user pointing at what they paste next: "docker compose keeps failing with this:", "I have a sheet like this:".
@@ -515,6 +516,13 @@ def heading_component(text: str) -> Component | None:
             return comp
     # "Use exactly these sections:", "Return JSON that follows this schema:" is an instruction
     return None if is_imperative(text.rstrip(": ")) or DIRECTIVE.match(text) and O in cues_of(text) else A
+
+
+def title_component(text: str) -> Component | None:
+    """The component a bare title line names by its topic ("Your job", "Procedure", "Style"), None for any other."""
+    if not re.fullmatch(r"[A-Z][\w'&/ -]{0,40}", text.strip()) or len(text.split()) > 4:
+        return None
+    return next((comp for pattern, comp in HEADING_TOPICS if pattern.search(text)), None)
 
 
 def key_value(text: str) -> tuple[str, str] | None:

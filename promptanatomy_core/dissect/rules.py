@@ -27,7 +27,8 @@ from . import languages
 from .base import Dissector, register
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
                    OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R,
-                   cues_of, heading_component, is_imperative, key_value, without_chat_markers)
+                   cues_of, heading_component, is_imperative, key_value, title_component,
+                   without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
 
@@ -201,6 +202,9 @@ class RulesDissector(Dissector):
                 continue
             heading = heading_component(first.text) if len(line) == 1 and not first.input_label and li not in queries \
                 else None
+            if heading is None and len(line) == 1 and (li == 0 or blank_before[first.index]) and li + 1 < len(lines) \
+                    and not blank_before[lines[li + 1][0].index] and mode is not E and li not in demos:
+                heading = title_component(first.text)  # "Your job" on a line of its own above its section
             if heading is A and not first.text.lstrip().startswith("#") and not REFERENCE.search(first.text) and \
                     _only_data_after(lines, li):
                 heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
@@ -617,6 +621,10 @@ _USER_TURN = re.compile(r"^\W*(?:the\s+)?(?:user|customer|human|visitor|player|g
                         r"question|message|query|request|input)\b[\w' ]{0,20}:", re.I)
 
 
+#: The slot of the conversation the model takes part in: "{chat_history}", "{conversation_history}".
+_CHAT_SLOT = re.compile(r"conversation|chat|dialog|transcript|messages", re.I)
+
+
 #: The slot of the task itself: "Task: {task}", "Problem the student is working on: {problem}".
 _TASK_SLOT = re.compile(r"^\W*(?:the\s+)?(?:user'?s\s+)?(?:task|instructions?|goal|objective|problem|assignment)\b",
                         re.I)
@@ -671,7 +679,11 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next or \
             bool(key and key[1] and REFERENCE.fullmatch(key[0])) or \
-            bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " "))) or setting_field
+            bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " ")) and
+                 not _CHAT_SLOT.search(s.text)) or setting_field
+        # "Articles:" above "{retrieved_articles}" labels what the model consults
+        reference = reference or bool(label_above and PLACEHOLDER.fullmatch(nxt) and
+                                      REFERENCE.search(nxt.replace("_", " ")) and not _CHAT_SLOT.search(nxt))
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
         info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
