@@ -888,6 +888,29 @@ def test_bare_titles_a_consulted_slots_label_and_a_chat_question_without_its_mar
     assert got["is this sms spam or not"] == "D"  # the user's question, typed without its mark
 
 
+def test_first_creation_request_items_it_lists_and_passages_under_a_context_label() -> None:
+    got = dict(codes('We sell handmade mugs on Etsy. Write descriptions for the three mugs listed below, each 50-70 '
+                     'words. Mention that they are dishwasher-safe. Avoid the word "perfect".\n1. Moss, green glaze\n'
+                     '2. Tide, blue glaze\n3. Ember, rust glaze'))
+    assert got["Write descriptions for the three mugs listed below, each 50-70 words."] == "DO"  # the task first
+    assert got["1. Moss, green glaze"] == got["3. Ember, rust glaze"] == "D"  # the items it points at
+    got = dict(codes("I'm not a lawyer. Below is the liability clause we were sent. What does it mean for us?\n"
+                     '"12.1 Neither party is liable for more than the fees paid.'
+                     '\n12.2 Provider is not liable for lost data."'))
+    assert got['"12.1 Neither party is liable for more than the fees paid.'] == "D"  # pointed at mid-paragraph
+    got = dict(codes("Answer using only the context.\nContext:\n[1] Staff may carry over 5 days.\n"
+                     "[2] Carried-over days expire in March.\nQuestion: {question}"))
+    assert got["Context:"] == got["[1] Staff may carry over 5 days."] == "A"  # passages consulted
+    assert got["Question: {question}"] == "D"
+    got = dict(codes("You are an operations agent for a Shopify store. You have these tools:\n"
+                     "- get_order(order_id): returns the order"))
+    assert got["You are an operations agent for a Shopify store."] == "R"
+    assert got["You have these tools:"] == "A"  # opens the list of tools, no persona trait
+    got = dict(codes("## Role\nA symptom-checker assistant for CareLine, a telehealth service.\n## What to do\n"
+                     "Ask the user about their main symptom."))
+    assert got["A symptom-checker assistant for CareLine, a telehealth service."] == "R"  # under the Role heading
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -250,6 +250,7 @@ class RulesDissector(Dissector):
             carry, announcer = _announced(line[-1], labels), line[-1].index
             if labels[line[-1].index] == {E} and line[-1].text.rstrip().endswith(":"):
                 mode = E  # "… Here is an example of the style I like:" at the end of a paragraph
+        _task_in_its_first_form(lines, labels)
         _label_trailing_data(lines, labels)
         _label_named_inputs(lines, labels, blank_before)
         _label_problem_statement(lines, labels)
@@ -300,7 +301,8 @@ class RulesDissector(Dissector):
                 o = {R} if block is R else {A}
             if block is A and D in o and (QUESTION.search(m.text) or INTRO.match(m.text) or is_imperative(m.text)):
                 got = o  # the user's own question or pointer amid the background they give
-            elif block is R and not o and not _SECOND_PERSON.search(m.text) and not CLOSING_TAG.match(m.text):
+            elif block is R and section is not R and not o and not _SECOND_PERSON.search(m.text) and \
+                    not CLOSING_TAG.match(m.text):
                 got = {A}  # a fact in the persona's paragraph ("Returns are accepted within 30 days.") is background
             elif block is D and section is D and o == {A}:
                 got = {A}  # a rule or condition under the task's heading ("If the documents don't say, say so.")
@@ -372,6 +374,21 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|be|must|should|shall|will|would|can|
 _RULE_OPENING = re.compile(r"^[\W\d]*(?:always|never|don'?t|do not|avoid|if|when|unless|only)\b", re.I)
 
 
+def _task_in_its_first_form(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """The first creation request, before any Directive, is the task even when it speaks of the answer's form
+    ("Write product descriptions for the three mugs below, each 50-70 words"); later ones are form alone."""
+    for m in (m for line in lines for m in line):
+        if D in labels[m.index]:
+            return
+        if labels[m.index] == {O} and _CREATE.match(m.text):
+            labels[m.index] = {D, O}
+            return
+
+
+#: A request to create the artefact: "Write …", "Please draft …".
+_CREATE = re.compile(r"^\W*(?:please\s+)?(?:write|create|draft|generate|compose|produce)\s", re.I)
+
+
 def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
     """A prompt states a task: when no sentence came out Directive, the first whose own words give one (an
     imperative shaped like a format rule: "Give me five names, as a comma-separated list.") is the Directive too."""
@@ -412,7 +429,7 @@ def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Compone
     slot = bool(lines) and len(lines[-1]) == 1 and bool(OPEN_SLOT.match(lines[-1][0].text))  # "Simple:", "TL;DR:"
     start = len(lines) - slot
     for li in range(start - 1, -1, -1):
-        if any(INTRO.match(m.text) for m in lines[li]):
+        if INTRO.match(lines[li][-1].text):
             return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
         if any(m.cues - {A} or labels[m.index] != {A} for m in lines[li]):
             break
@@ -578,13 +595,17 @@ def _later_instruction(own: set[Component], sent: _Sent) -> set[Component]:
     return own - {D} if O in own else own
 
 
+#: A statement of what the artefact should be: "It should include comments", "The script should follow PEP 8".
+_ARTEFACT_SHOULD = re.compile(r"^\W*(?:it|the \w+|this \w+)\s+(?:should|must|will|needs? to)\b", re.I)
+
+
 def _line_component(line: list[_Sent], own: list[set[Component]], section: Component | None) -> Component | None:
     """The component a whole line (paragraph) belongs to, if it has one."""
     if section is not None and section is not E:
         if not any(o - {section, A} for o in own):
             return section
-    if R in own[0] and all(not (o - {R, A}) and not _RULE_OPENING.match(m.text) or m.weak_role
-                           for o, m in zip(own[1:], line[1:])):
+    if R in own[0] and all(not (o - {R, A}) and not _RULE_OPENING.match(m.text) and not m.text.rstrip().endswith(":")
+                           or m.weak_role for o, m in zip(own[1:], line[1:])):  # "You have these tools:" opens a list
         return R if len(line) > 1 else None
     directives = sum(D in o for o in own)
     carries_input = any(m.input_label or TASK_IN_LINE.search(m.text) for m in line)
@@ -592,7 +613,9 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
         return D
     opens_as_background = not own[0] & {R, D, E, O} or (INFO.match(line[0].text) and not own[0] & {R, D, E})
     asks = any(re.search(REQUEST + r"|\bi (?:need|want)\b", m.text, re.I) for m in line)  # a user's own request
-    if len(line) >= 2 and opens_as_background and sum(bool(o & {R, D, E}) for o in own) <= (0 if asks else 1):
+    # instructions, form ones included, unless a statement about the artefact ("It should include comments")
+    said = sum(bool(o & {R, D, E}) or O in o and not _ARTEFACT_SHOULD.match(m.text) for o, m in zip(own, line))
+    if len(line) >= 2 and opens_as_background and said <= (0 if asks else 1):
         return A
     return None
 
@@ -678,7 +701,7 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
             not _TASK_SLOT.match(s.text) and record[i] not in material_records
         reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next or \
-            bool(key and key[1] and REFERENCE.fullmatch(key[0])) or \
+            bool(key and REFERENCE.fullmatch(key[0]) and (key[1] or not last and INPUT_LABEL.match(s.text))) or \
             bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " ")) and
                  not _CHAT_SLOT.search(s.text)) or setting_field
         # "Articles:" above "{retrieved_articles}" labels what the model consults
