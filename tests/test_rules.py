@@ -911,6 +911,22 @@ def test_first_creation_request_items_it_lists_and_passages_under_a_context_labe
     assert got["A symptom-checker assistant for CareLine, a telehealth service."] == "R"  # under the Role heading
 
 
+def test_task_stated_of_the_assistant_a_grader_at_work_goals_and_chat_requests() -> None:
+    got = dict(codes("The assistant should answer employee questions about leave using the handbook.\n"
+                     "The assistant should never comment on another employee's pay."))
+    assert got["The assistant should answer employee questions about leave using the handbook."] == "D"
+    assert got["The assistant should never comment on another employee's pay."] == "A"
+    got = dict(codes("You are grading chatbot replies for a quality audit.\nRead the reply, then score it from 1 to 5 "
+                     "on each criterion:\n- Accuracy: is it correct?\n- Empathy: does it acknowledge the customer?"))
+    assert got["You are grading chatbot replies for a quality audit."] == "D"  # the task, not a persona
+    assert got["- Accuracy: is it correct?"] == got["- Empathy: does it acknowledge the customer?"] == "A"
+    got = dict(codes("Goal: qualify inbound leads and book demos.\nYou'll be chatting with visitors."))
+    assert got["Goal: qualify inbound leads and book demos."] == "D"
+    got = dict(codes("hey can u help me write a bday msg for my sis\nshes turning 30 lol\nmake it funny but not mean"))
+    assert got["hey can u help me write a bday msg for my sis"] == "D"
+    assert got["make it funny but not mean"] == "O"  # the tone asked for
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

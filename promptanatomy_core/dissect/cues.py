@@ -35,7 +35,7 @@ _TASK_VERBS = (
     r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
     r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
-    r"trace|indicate|turn|reply|respond|quiz"
+    r"trace|indicate|turn|reply|respond|quiz|qualify|collect|gather|schedule|book"
 )
 #: "As a senior editor," / "As the admissions assistant for Carrow's office," / "As PeopleDesk, the HR assistant,".
 _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
@@ -71,7 +71,7 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
 
 #: A request in the first person: "I'd love help planning the route", "can you help me".
 REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|"
-           r"\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) you (?:please\s+)?help\b")
+           r"\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) (?:you|u) (?:please\s+|pls\s+)?help\b")
 #: The user's first turn after a role-play set-up: "My first request is …", "My first action: …".
 MY_FIRST = (r"my first\s+(?:[\w-]+\s+)?(?:command|request|question|sentence|word|query|instruction|action|prompt|"
             r"message|input|idea|topic|task|move|line|text|suggestion|statement|order|problem|"
@@ -88,12 +88,17 @@ DIRECTIVE = _rx(
     r"aim)\s+"
     r"(?:is|will be)\b"
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b"
+    r"|you(?:'re| are)\s+(?:now\s+)?(?:grading|reviewing|evaluating|judging|scoring|rating|marking|checking|"
+    r"screening|triaging|moderating|classifying|labell?ing|tagging|extracting|summari[sz]ing|translating|drafting|"
+    r"writing|answering|helping|assisting|editing|proofreading|auditing|comparing)\b"
+    r"|(?:the|this)\s+(?:assistant|model|bot|chatbot|agent|ai|system)\s+(?:should|must|will|is to|needs to)\s+"
+    r"(?:" + _TASK_VERBS + r")\b|(?:goal|task|objective|mission|your job)\s*:\s*(?:" + _TASK_VERBS + r")\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
     r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+to\b|to\b|an?\s|"
     r"some\s|the\s+(?:top|best|list|names?|number)\b)|need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|"
     r"recommendations)\b|"
-    r"(?:can|could|would|will)\s+you\b|how\s+(?:can|do|could|would|should)\s+i\b|"
+    r"(?:can|could|would|will)\s+(?:you|u)\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
     r"i(?:'ll| will) (?:type|give|send|paste|provide|tell|share|describe|show)\b|" +
     MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
@@ -229,6 +234,8 @@ OUTPUT = _rx(
     r"each)\s+\w+\s+with\b|"
     r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|"
     r"^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct|sentences?|words|lines|paragraphs?)\b|"
+    r"^\W*(?:make|keep) (?:it|them)\s+(?:\w+\s+){0,3}?(?:funny|warm|playful|friendly|formal|casual|gentle|upbeat|"
+    r"polite|professional|light|lighthearted|serious|fun|punchy|snappy|sweet|witty|cheerful|neutral|heartfelt)\b|"
     r"\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
     r"^\W*avoid\s+(?:the\s+)?(?:words?|phrases?|terms?|expressions?)\b|\b(?:british|american|us|uk)\s+spelling\b|"
     r"(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"

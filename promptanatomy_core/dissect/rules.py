@@ -345,6 +345,8 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
         return None
     if re.search(r"\b(?:when|if|whenever|unless|in these cases|in any of these cases)\s*:\s*$", sent.text, re.I):
         return {A}  # "Create a ticket … when:" above the conditions
+    if re.search(r"\b(?:criteria|criterion|dimensions|rubric)\s*:\s*$", sent.text, re.I):
+        return {A}  # "… score the reply from 1 to 5 on each criterion:" above the criteria
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
         this = re.search(r"\b(?:this|these)\b", sent.text, re.I) and "following" not in sent.text.lower()
