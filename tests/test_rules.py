@@ -927,6 +927,22 @@ def test_task_stated_of_the_assistant_a_grader_at_work_goals_and_chat_requests()
     assert got["make it funny but not mean"] == "O"  # the tone asked for
 
 
+def test_persona_in_the_third_person_instructions_under_the_form_heading_and_a_context_section() -> None:
+    got = dict(codes("This is the system prompt for Nova, the in-app support assistant for Brightwave.\n"
+                     "Nova is friendly and patient.\nHelp customers with questions about their plan.\n"
+                     "End every reply by asking whether there's anything else."))
+    assert got["This is the system prompt for Nova, the in-app support assistant for Brightwave."] == "R"
+    assert got["Nova is friendly and patient."] == "R"  # the named persona described
+    assert got["End every reply by asking whether there's anything else."] == "O"
+    got = dict(codes("Meet Nova, the support assistant of Brightwave.\nPython is a programming language."))
+    assert got["Meet Nova, the support assistant of Brightwave."] == "R"
+    assert got["Python is a programming language."] != "R"
+    got = dict(codes("You are Quill, a coding assistant.\n\n# Context\nOpen file: {path}\nSelected code:\n{selection}\n"
+                     "\n# Output\nShow edits as unified diffs.\n1. Answer the question."))
+    assert got["Selected code:"] == got["{selection}"] == "A"  # in the consulted section
+    assert got["Show edits as unified diffs."] == "O"  # an instruction under the form's heading
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

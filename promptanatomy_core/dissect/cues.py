@@ -41,6 +41,12 @@ _TASK_VERBS = (
 _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
                r"bonus\b|reference\b|default\b|fallback\b|whole\b|consequence\b)|"
                r"(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+)){0,2},\s+(?:an?|the|my|our)\s+)[\w\- ,'’]{0,120}?,")
+#: A persona introduced in the third person: "This is the system prompt for Nova, the support assistant …",
+#: "Meet Nova, the …", "Nova is the in-app support assistant for …".
+NAMED_PERSONA = re.compile(r"^\W*(?:(?i:this is the (?:system )?prompt for|meet)\s+([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)?,"
+                           r"\s+(?i:an?|the|our|your)\s|([A-Z][\w'-]+)\s+is\s+(?i:an?|the|our|your)\s+(?:[\w'-]+\s+){0,4}"
+                           r"(?i:assistant|bot|chatbot|agent|companion|coach|tutor|guide|concierge|advis[eo]r|helper|"
+                           r"persona|character|host|narrator)\b)")
 ROLE = _rx(
     _LEAD + r"(?:(?:please|kindly|now),?\s+)?(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
             r"[\"“']?(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+[\"”']?,)\s+(?!(?:list|set|copy|table|"
@@ -234,6 +240,8 @@ OUTPUT = _rx(
     r"each)\s+\w+\s+with\b|"
     r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|"
     r"^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct|sentences?|words|lines|paragraphs?)\b|"
+    r"^\W*(?:start|begin|end|finish|close|open)\s+(?:every|each|all|your|the first)\s+(?:\w+\s+)?(?:reply|replies|"
+    r"message|messages|response|responses|answer|answers)\b|"
     r"^\W*(?:make|keep) (?:it|them)\s+(?:\w+\s+){0,3}?(?:funny|warm|playful|friendly|formal|casual|gentle|upbeat|"
     r"polite|professional|light|lighthearted|serious|fun|punchy|snappy|sweet|witty|cheerful|neutral|heartfelt)\b|"
     r"\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
@@ -443,7 +451,7 @@ def cues_of(text: str) -> set[Component]:
         return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
             else {D}
     found: set[Component] = set()
-    if ROLE.search(head):
+    if ROLE.search(head) or NAMED_PERSONA.match(head):
         found.add(R)
     if EXAMPLE_START.search(head):
         found.add(E)

@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
-from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO, O, OPEN_SLOT,
-                   OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R,
-                   cues_of, heading_component, is_imperative, key_value, title_component,
+from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO,
+                   NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW,
+                   TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative, key_value, title_component,
                    without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
@@ -191,9 +191,9 @@ class RulesDissector(Dissector):
                 mode = None if mode is D else mode
                 section = None if section is not None and not first.text.lstrip().startswith("#") and \
                     not section_is_markdown else section
-            if consulted and section is A and first.input_label and PLACEHOLDER.search(first.text) and \
-                    not _ASKED.match(first.text):
-                first.reference = True  # "Customer: {first_name}" under "## Account summary"
+            if consulted and section is A and first.input_label and not _ASKED.match(first.text) and \
+                    (PLACEHOLDER.search(first.text) or first.text.rstrip().endswith(":")):
+                first.reference = True  # "Customer: {first_name}", "Selected code:" under "## Account summary"
             if all(m.reference for m in line) and li not in demos and mode is not E:
                 labels.update((m.index, {A}) for m in line)
                 continue
@@ -306,6 +306,9 @@ class RulesDissector(Dissector):
                 got = {A}  # a fact in the persona's paragraph ("Returns are accepted within 30 days.") is background
             elif block is D and section is D and o == {A}:
                 got = {A}  # a rule or condition under the task's heading ("If the documents don't say, say so.")
+            elif block is None and section is O and o == {D} and not m.input_label and not QUESTION.search(m.text) and \
+                    not re.match(r"\s*\d+[.)]\s", m.text) and not INTRO.match(m.text):
+                got = {O}  # an instruction under the form's heading ("## Output" + "Show edits as unified diffs.")
             elif block is not None:
                 got = {D} if block is D and mode is D else \
                     {block} | (o - {A} if block is O and section is O else o)  # the input is data; a style rule is form
@@ -548,6 +551,12 @@ _ASKED = re.compile(r"^\W*(?:the\s+)?(?:(?:user|customer|human|client)(?:'s)?\s+
 _PERSONA_NAME = re.compile(r"^\W*(?i:you are|you're|you play|you will play)\s+([A-Z][\w'-]+)")
 
 
+def _persona_name(text: str) -> str | None:
+    """The name a persona sentence gives: "You are Brannoc …", "Meet Nova, the …", "Nova is the … assistant"."""
+    m = _PERSONA_NAME.match(text) or NAMED_PERSONA.match(text)
+    return next((g for g in m.groups() if g), None) if m else None
+
+
 #: A trait of the persona addressed: "You sound relaxed …", "You think like a lawyer …", "You lost your son …".
 _PERSONA_TRAIT = re.compile(r"^\W*you\s+(?:sound|think|speak|talk|write|know|have (?:the|a|an)\b|used to|lost|love|"
                             r"believe|care|tend|grew up|were|spent|come across|explain|enjoy|hate)\b", re.I)
@@ -560,9 +569,8 @@ def _describe_persona(lines: list[list[_Sent]], labels: dict[int, set[Component]
     for i, m in enumerate(sents):
         if R not in labels[m.index]:
             continue
-        name = _PERSONA_NAME.match(m.text)
-        subject = re.compile(r"^\W*(?:" + re.escape(name.group(1)) + r"\b|(?:he|she|his|her)\s)", re.I) if name \
-            else None
+        name = _persona_name(m.text)
+        subject = re.compile(r"^\W*(?:" + re.escape(name) + r"\b|(?:he|she|his|her)\s)", re.I) if name else None
         for n in sents[i + 1:]:
             if labels[n.index] != {A} or n.cues or not (_PERSONA_TRAIT.match(n.text) or
                                                          subject is not None and subject.match(n.text)):
