@@ -943,6 +943,16 @@ def test_persona_in_the_third_person_instructions_under_the_form_heading_and_a_c
     assert got["Show edits as unified diffs."] == "O"  # an instruction under the form's heading
 
 
+def test_a_diff_pasted_without_a_fence_and_inline_code_pointed_at() -> None:
+    got = dict(codes("Write a commit message for this diff.\nConventional Commits style.\n\n"
+                     "diff --git a/src/session.ts b/src/session.ts\n@@ -41,7 +41,9 @@ export function refresh(t) {\n"
+                     "-  if (Date.now() > t.expiresAt) {\n+  const skewMs = 30_000;\n- Keep the subject short."))
+    assert got["diff --git a/src/session.ts b/src/session.ts"] == got["+  const skewMs = 30_000;"] == "D"
+    assert got["- Keep the subject short."] == "O"  # a bullet of prose ends the diff
+    got = dict(codes("what does this regex do, step by step? `^(?=.*\\d).{8,}$`"))
+    assert got["`^(?=.*\\d).{8,}$`"] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

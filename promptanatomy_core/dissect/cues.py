@@ -44,9 +44,10 @@ _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|r
 #: A persona introduced in the third person: "This is the system prompt for Nova, the support assistant …",
 #: "Meet Nova, the …", "Nova is the in-app support assistant for …".
 NAMED_PERSONA = re.compile(r"^\W*(?:(?i:this is the (?:system )?prompt for|meet)\s+([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)?,"
-                           r"\s+(?i:an?|the|our|your)\s|([A-Z][\w'-]+)\s+is\s+(?i:an?|the|our|your)\s+(?:[\w'-]+\s+){0,4}"
-                           r"(?i:assistant|bot|chatbot|agent|companion|coach|tutor|guide|concierge|advis[eo]r|helper|"
-                           r"persona|character|host|narrator)\b)")
+                           r"\s+(?i:an?|the|our|your)\s|"
+                           r"([A-Z][\w'-]+)\s+is\s+(?i:an?|the|our|your)\s+(?:[\w'-]+\s+){0,4}(?i:assistant|bot|chatbot|"
+                           r"agent|companion|coach|tutor|guide|concierge|advis[eo]r|helper|persona|character|host|"
+                           r"narrator)\b)")
 ROLE = _rx(
     _LEAD + r"(?:(?:please|kindly|now),?\s+)?(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
             r"[\"“']?(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+[\"”']?,)\s+(?!(?:list|set|copy|table|"

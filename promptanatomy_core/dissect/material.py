@@ -1,7 +1,7 @@
 """Pasted material the task works on, found by its shape rather than its words: a block between delimiter lines
 ("---", '\"\"\"', "<<<" … ">>>"), a quotation over several lines, a transcript (speaker turns, some speaker twice),
-a JSON literal, log lines, a changelog, code pasted without a fence. Its sentences are the task's input (Directive)
-whatever they say, so a pasted CV's "Led the migration" is not an instruction."""
+a JSON literal, log lines, a changelog, code or a diff pasted without a fence. Its sentences are the task's input
+(Directive) whatever they say, so a pasted CV's "Led the migration" is not an instruction."""
 from __future__ import annotations
 
 import re
@@ -24,7 +24,7 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether most of its sentences
     carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
-        _quotation(texts) | _code(texts) | _quoted_reply(texts)
+        _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -134,6 +134,25 @@ def _code(texts: Sequence[str]) -> set[int]:
     code = [bool(_CODE.search(t) or _CODE_WEAK.search(t)) for t in texts]
     return {i for run in runs(code) if len(run) >= 2 and not texts[run[0]].startswith((" ", "\t")) and
             any(_CODE.search(texts[j]) for j in run) for i in run}
+
+
+#: The header of a unified diff or of one of its hunks: "diff --git a/x b/x", "@@ -41,7 +41,9 @@".
+_DIFF_HEAD = re.compile(r"^\s*(?:diff --git |@@ -\d+(?:,\d+)? \+\d+)")
+#: A line of a diff: added, removed or context lines, hunk and file headers (a bullet of prose ends it).
+_DIFF_LINE = re.compile(r"^(?![-*] [A-Z][a-z])(?:[+\- ]|@@ |diff |index |--- |\+\+\+ |\\ No newline)")
+
+
+def _diff(texts: Sequence[str]) -> set[int]:
+    """A unified diff pasted without a fence, from its first header to its last diff or code line."""
+    out: set[int] = set()
+    for i, t in enumerate(texts):
+        if _DIFF_HEAD.match(t) and (i == 0 or i - 1 not in out):
+            j = i
+            while j < len(texts) and (j == i or _DIFF_LINE.match(texts[j]) or _CODE.search(texts[j]) or
+                                      _CODE_WEAK.search(texts[j]) or _DIFF_HEAD.match(texts[j])):
+                out.add(j)
+                j += 1
+    return out
 
 
 def _quoted_reply(texts: Sequence[str]) -> set[int]:

@@ -26,8 +26,8 @@ from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
 from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO,
-                   NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW,
-                   TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative, key_value, title_component,
+                   NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK,
+                   TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative, key_value, title_component,
                    without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
@@ -362,13 +362,15 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
 
 def _continue_quotations(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
     """A sentence that continues a quotation opened by the sentence before it on the same line (a quoted review, a
-    disclaimer to end with) shares that sentence's labels."""
+    disclaimer to end with) shares that sentence's labels; inline code after a task that points at it is its input."""
     for line in lines:
         open_quote = False
         for prev, m in zip(line, line[1:]):
             open_quote ^= sum(prev.text.count(q) for q in '"“”«»„') % 2 == 1
             if open_quote:
                 labels[m.index] = set(labels[prev.index])
+            elif re.fullmatch(r"\s*`[^`]+`\s*", m.text) and D in labels[prev.index] and _POINTER.search(prev.text):
+                labels[m.index] = {D}  # "what does this regex do? `^(?=.*\d).{8,}$`": the code it points at
 
 
 #: A finite verb: the sentence states something ("Button labels must fit in 20 characters") rather than asking.
