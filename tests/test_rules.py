@@ -953,6 +953,23 @@ def test_a_diff_pasted_without_a_fence_and_inline_code_pointed_at() -> None:
     assert got["`^(?=.*\\d).{8,}$`"] == "D"
 
 
+def test_rules_phrased_as_instructions_use_only_judge_treat_prefer_verify_before() -> None:
+    got = dict(codes("Compare the two replies and say which is better.\n- Use only the documents above.\n"
+                     "- Judge the replies as written; do not reward length.\n- Treat sarcasm as negative.\n"
+                     "- Prefer the most recent source.\n- Verify the booking with get_booking before discussing it.\n"
+                     "- Before transferring, tell the member the wait time.\n"
+                     "Before deciding, reason through each criterion."))
+    for rule in ("- Use only the documents above.", "- Judge the replies as written; do not reward length.",
+                 "- Treat sarcasm as negative.", "- Prefer the most recent source.",
+                 "- Verify the booking with get_booking before discussing it.",
+                 "- Before transferring, tell the member the wait time."):
+        assert got[rule] == "A", rule
+    assert got["Before deciding, reason through each criterion."] == "D"  # a reasoning step
+    got = dict(codes("Use only the documents below to answer the question.\nJudge whether the claim is supported."))
+    assert got["Use only the documents below to answer the question."] == "D"
+    assert got["Judge whether the claim is supported."] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -303,7 +303,9 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r"make sure (?:your|that your|you|it)\b|focus on \w+ing\b|be sure\b|note\b|remember\b|keep in mind\b|"
            r"consider\b|always\b|never\b|"
            r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|"
-           r"unless\b|only (?:count|use|consider|include)\b|"
+           r"unless\b|only (?:count|use|consider|include)\b|use only\b(?!.*\b(?:below|following)\b)|prefer\b|"
+           r"treat\b|judge\b(?!\s+(?:whether|which|if|how)\b)|(?:verify|check)\b.{0,80}\bbefore\b|"
+           r"before\b[^,]{1,60},(?!\s*(?:think|reason|plan)\b)|"
            r"stay\b|background\b|for (?:context|reference|background)\b|assume\b|"
            r"(?:our|my|their|his|her)\s+\w+|we\s+|i'm\s|i am\s|there (?:is|are)\b|it should\b)|"
            r",\s*ensuring\s+that\b")
