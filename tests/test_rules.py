@@ -970,6 +970,17 @@ def test_rules_phrased_as_instructions_use_only_judge_treat_prefer_verify_before
     assert got["Judge whether the claim is supported."] == "D"
 
 
+def test_specifications_of_each_item_and_lists_of_what_to_collect() -> None:
+    got = dict(codes("Write a 5-question quiz on the passage below.\nEach question needs four options.\n"
+                     "Each question should test a different idea.\n{passage}"))
+    assert got["Each question needs four options."] == got["Each question should test a different idea."] == "D"
+    got = dict(codes("Help tenants report repairs.\n\nDetails to collect:\n- What the problem is.\n"
+                     "- Access arrangements and any pets.\n\nNever promise a date."))
+    assert got["Details to collect:"] == got["- What the problem is."] == got["- Access arrangements and any pets."] \
+        == "D"
+    assert got["Never promise a date."] == "A"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -95,6 +95,8 @@ DIRECTIVE = _rx(
     r"aim)\s+"
     r"(?:is|will be)\b"
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b"
+    r"|(?:each|every)\s+(?:question|item|ad|post|email|slide|card|option|answer|tweet|headline|title|idea)\s+"
+    r"(?:needs?|should|must)\b"
     r"|you(?:'re| are)\s+(?:now\s+)?(?:grading|reviewing|evaluating|judging|scoring|rating|marking|checking|"
     r"screening|triaging|moderating|classifying|labell?ing|tagging|extracting|summari[sz]ing|translating|drafting|"
     r"writing|answering|helping|assisting|editing|proofreading|auditing|comparing)\b"
@@ -352,7 +354,9 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#\s.*\b(?:assistant|master|agent|bot|"
          r"companion|coach|tutor)\s*$"), R),
     (_rx(r"\b(?:regulat\w+|compliance|legal|safety)\b"), A),
-    (_rx(r"\bfields to (?:extract|fill|capture|collect)\b|\bwhat (?:the|your) \w+ (?:must|should) (?:do|cover|"
+    (_rx(r"what to (?:include|cover|ask|collect|mention)\b|"
+         r"\b(?:details|information|info|things|questions) to (?:collect|gather|ask|capture|cover|include)\b|"
+         r"\bfields to (?:extract|fill|capture|collect)\b|\bwhat (?:the|your) \w+ (?:must|should) (?:do|cover|"
          r"include)\b"), D),
     (_rx(r"\b(?:task|instruction|objective|goal|purpose|workflow|what to do|steps?\b|your job|mission|"
          r"what you (?:can|should|will) do|"
