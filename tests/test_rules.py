@@ -981,6 +981,15 @@ def test_specifications_of_each_item_and_lists_of_what_to_collect() -> None:
     assert got["Never promise a date."] == "A"
 
 
+def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how_things_are_named() -> None:
+    got = dict(codes("Solve the word problem below.\nReason briefly, then state the answer after \"####\".\n"
+                     "Write in plain English.\nRefer to amounts by their currency symbol, like \"£3\".\n"
+                     "Address the learner directly.\n{problem}"))
+    assert got['Reason briefly, then state the answer after "####".'] == "O"  # the working, then the answer line
+    assert got["Write in plain English."] == got['Refer to amounts by their currency symbol, like "£3".'] == "O"
+    assert got["Address the learner directly."] == "O"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -198,7 +198,12 @@ TASK_IN_LINE = _rx(r"now complete the question\s*:|```|below is an instruction t
 OPEN_SLOT = re.compile(r"^\s*(?:#{1,6}\s*)?[A-Z][\w ;'-]{0,30}:\s*$")
 QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 
+#: Reasoning asked for before the answer's own line: "Reason briefly, then state the answer after '####'" is form.
+_REASON_THEN_ANSWER = _rx(r"(?:reason|reasoning|working|think|explain)\b.*\bthen\b.*\b(?:answer|letter|band|verdict|"
+                          r"label|score)\b")
 OUTPUT = _rx(
+    r"^\W*write (?:it |them |everything |your \w+ |the \w+ )?(?:in|for|using)\b|\baddress (?:the|each) \w+ directly\b|"
+    r"^\W*refer to\b.{0,40}\b(?:by|as)\b|" + _REASON_THEN_ANSWER.pattern + "|"
     r"\bin (?:italics|quotation marks|bold)\b|\bunder (?:a |the )?(?:heading|header)\b|\bunder [\"“]|"
     r"\bas a timeline\b|\bin the (?:greeting|subject line|sign-?off)\b|"
     r"^\W*label (?:the|each|both|all) (?:\w+ )?(?:parts?|sections?|columns?|answers?|steps?)\b|"
@@ -490,7 +495,8 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
     if O in cues:
         if _SETTING_FACT.match(text):
             return {A}  # "The team follows PEP 8 …": a fact about the setting, however much it speaks of style
-        return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) else {O}
+        return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) and \
+            not _REASON_THEN_ANSWER.search(text) else {O}
     if D in cues and A in cues:
         if re.search(r"^\W*" + MY_FIRST + r"|\byou(?:'ll| will)\s+(?:first\s+)?(?:" + _TASK_VERBS +
                      r")\b|" + REQUEST, text, re.I):
