@@ -346,7 +346,7 @@ REFERENCE = _rx(r"\b(?:reference|context|background|evidence|(?:chat |conversati
                 r"about (?:the|us))\b")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
-    (_rx(r"how to (?:respond|reply|speak|talk|write|sound)\b|\bresponding\b|"
+    (_rx(r"how to (?:respond|reply|speak|talk|write|sound)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|"
          r"\bfinal (?:summary|message|answer|report)\b"), O),
     (_rx(r"\bprocedures?\b|\bfinishing\b|how to handle (?:a|the|each|every) (?:request|ticket|call|case)|"
          r"\brunning the (?:game|session|call)\b"), D),
