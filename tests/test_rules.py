@@ -988,7 +988,8 @@ def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how
     assert got['Reason briefly, then state the answer after "####".'] == "O"  # the working, then the answer line
     assert got["Write in plain English."] == got['Refer to amounts by their currency symbol, like "£3".'] == "O"
     assert got["Address the learner directly."] == "O"
-    got = dict(codes("You are Ollie, a reading buddy for children.\n\nHow Ollie talks:\n- Ask only one question at a time."))
+    got = dict(codes("You are Ollie, a reading buddy. Talk with the child about the book.\n\nHow Ollie talks:\n"
+                     "- Ask only one question at a time."))
     assert got["How Ollie talks:"] == got["- Ask only one question at a time."] == "O"  # the persona's way of talking
 
 
