@@ -991,6 +991,8 @@ def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how
     got = dict(codes("You are Ollie, a reading buddy. Talk with the child about the book.\n\nHow Ollie talks:\n"
                      "- Ask only one question at a time."))
     assert got["How Ollie talks:"] == got["- Ask only one question at a time."] == "O"  # the persona's way of talking
+    got = dict(codes("write a poem for my coworker's retirement card\n4 lines max, rhyming.\nshort answer pls"))
+    assert got["4 lines max, rhyming."] == got["short answer pls"] == "O"  # verbless form requests in a chat
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
