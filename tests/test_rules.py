@@ -882,9 +882,9 @@ def test_bare_titles_a_consulted_slots_label_and_a_chat_question_without_its_mar
     got = dict(codes("Answer the question from the articles below.\n\nArticles:\n{retrieved_articles}\n\n"
                      "Chat so far:\n{chat_history}\n\nQuestion: {question}"))
     assert got["Articles:"] == got["{retrieved_articles}"] == "A"  # labels what the model consults
+    assert got["Chat so far:"] == got["{chat_history}"] == got["Question: {question}"] == "D"
     got = dict(codes("You are Pip, the shop assistant.\nCatalogue:\n{{catalogue}}\nCustomer: {{user_message}}"))
     assert got["Catalogue:"] == got["{{catalogue}}"] == "A"  # the shop's catalogue is consulted
-    assert got["Chat so far:"] == got["{chat_history}"] == got["Question: {question}"] == "D"
     got = dict(codes('is this sms spam or not\nhere\'s how i label them:\n"win a prize" = spam\n'
                      '"see you at 5" = not spam\n"pay at hmrc-refund.co" = ?'))
     assert got["is this sms spam or not"] == "D"  # the user's question, typed without its mark
