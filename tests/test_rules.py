@@ -995,6 +995,11 @@ def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how
     assert got["How Ollie talks:"] == got["- Ask only one question at a time."] == "O"  # the persona's way of talking
     got = dict(codes("write a poem for my coworker's retirement card\n4 lines max, rhyming.\nshort answer pls"))
     assert got["4 lines max, rhyming."] == got["short answer pls"] == "O"  # verbless form requests in a chat
+    got = dict(codes("I'm getting a KeyError in this function and I don't get why.\nI'm on Python 3.12.\n"
+                     "I want know if the dict is the problem."))
+    assert got["I'm getting a KeyError in this function and I don't get why."] == "D"  # the user's problem
+    assert got["I want know if the dict is the problem."] == "D"
+    assert got["I'm on Python 3.12."] == "A"
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop

@@ -78,6 +78,7 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
 
 #: A request in the first person: "I'd love help planning the route", "can you help me".
 REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|"
+           r"^\W*i(?:'m| am) getting (?:an? |this |the )?[\w.]*(?:error|exception)\b|"  # the user's problem
            r"\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) (?:you|u) (?:please\s+|pls\s+)?help\b")
 #: The user's first turn after a role-play set-up: "My first request is …", "My first action: …".
 MY_FIRST = (r"my first\s+(?:[\w-]+\s+)?(?:command|request|question|sentence|word|query|instruction|action|prompt|"
@@ -97,6 +98,7 @@ DIRECTIVE = _rx(
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b"
     r"|(?:each|every)\s+(?:question|item|ad|post|email|slide|card|option|answer|tweet|headline|title|idea)\s+"
     r"(?:needs?|should|must)\b"
+    r"|i\s+(?:want|need|would like|'d like)\s+(?:to\s+)?know\b"
     r"|you(?:'re| are)\s+(?:now\s+)?(?:grading|reviewing|evaluating|judging|scoring|rating|marking|checking|"
     r"screening|triaging|moderating|classifying|labell?ing|tagging|extracting|summari[sz]ing|translating|drafting|"
     r"writing|answering|helping|assisting|editing|proofreading|auditing|comparing)\b"
