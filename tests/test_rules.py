@@ -1000,6 +1000,11 @@ def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how
     assert got["I'm getting a KeyError in this function and I don't get why."] == "D"  # the user's problem
     assert got["I want know if the dict is the problem."] == "D"
     assert got["I'm on Python 3.12."] == "A"
+    got = dict(codes("Q: A shop sells pencils in packs of 12 for $3. How many dollars do 60 pencils cost?\n"
+                     "A: Let's think step by step."))
+    assert got["A: Let's think step by step."] == "D"  # the reasoning trigger that opens the answer
+    got = dict(codes("Answer the customer's question from the FAQ.\nReply in {{ customer.language }}."))
+    assert got["Reply in {{ customer.language }}."] == "O"
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop

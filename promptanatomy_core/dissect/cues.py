@@ -113,7 +113,7 @@ DIRECTIVE = _rx(
     r"below is an? (?:instruction|task|question)\b|"
     r"i(?:'ll| will) (?:type|give|send|paste|provide|tell|share|describe|show)\b|" +
     MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
-    r"|\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
+    r"|\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|\blet'?s think step by step\b|"
     r"\b(?:should|must|needs? to|has to)\s+(?:also\s+)?(?:mention|include|cover|tell|offer|feature|highlight|"
     r"contain)\b|\bwhat should (?:i|we) (?:do|change)\b|"
     r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b"
@@ -216,7 +216,7 @@ OUTPUT = _rx(
     r"\bwith (?:a )?(?:headers?|sub-?headings?|section headers)\b|\bwrite:\s*[\"“]|"
     r"\b(?:no more than|at most)\s+(?:one|two|three|four|five|\d+)\s+(?:questions?|exclamation marks?)\s+per\b|"
     r"(?:^|\W)(?:output\b|outputs\b|respond\s+(?:only|with|in|using)\b|answer\s+(?:only|with|in)\b|"
-    r"(?:reply|answer|respond)\s+(?:only\s+)?with\b(?!\s+(?:what|how|whatever|why)\b)|"
+    r"(?:reply|answer|respond)\s+(?:only\s+)?with\b(?!\s+(?:what|how|whatever|why)\b)|^\W*reply\s+in\b|"
     r"return\s+(?:only|just|the result|a json|json|an?\s+(?:single\s+)?"
     r"(?:list|array|object|number|string|integer|file|table))|returns?\s+'|"
     r"(?:your|the|each)\s+(?:answer|response|output|reply|result|translation|summary|script|code|report|email|story|"
