@@ -489,8 +489,12 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
      ["D", "D", "D", "D"]),
     ("Hier ist ein Ticket:\n\n„Seit dem Update kann ich keine Anhänge öffnen. Ich brauche das dringend!“\n\n"
      "Schreib mir eine kurze Anleitung.", ["D", "D", "D", "D"]),
+    ("Je bent een behulpzame assistent van de gemeente.\nVat de tekst hieronder samen in drie zinnen.\n"
+     "Gebruik eenvoudige taal.\nTekst:\nDe gemeente sluit de brug op maandag.", ["R", "DO", "O", "D", "D"]),
+    ("Herschrijf de brief hieronder.\nBrief:\nGeachte heer/mevrouw,\nWij verdagen de beslissing.\nHoogachtend,",
+     ["D", "D", "D", "D", "D"]),
 ])
-def test_cues_in_french_german_spanish_and_italian(prompt: str, expected: list[str]) -> None:
+def test_cues_in_french_german_spanish_italian_and_dutch(prompt: str, expected: list[str]) -> None:
     assert [code for _, code in codes(prompt)] == expected
 
 

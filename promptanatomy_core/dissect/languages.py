@@ -1,6 +1,6 @@
-"""Cues in French, German, Spanish, Portuguese and Italian: the task verbs in the imperative (familiar and formal),
-requests, statements of the task, and the words that speak of the answer's form. :mod:`.cues` reads them beside the
-English ones; Role openers in these languages live with the English persona phrasing.
+"""Cues in French, German, Spanish, Portuguese, Italian and Dutch: the task verbs in the imperative (familiar and
+formal), requests, statements of the task, and the words that speak of the answer's form. :mod:`.cues` reads them
+beside the English ones; Role openers in these languages live with the English persona phrasing.
 """
 from __future__ import annotations
 
@@ -11,18 +11,20 @@ _FOREIGN_WORDS = frozenset("""
 le la les des une un est pour avec dans sur der die das und ist mit nicht ein eine einen bitte du los las una para
 con por que del en il gli della che não uma com dos tu vous sie ich je yo io eu pas mots wörter palabras parole solo
 sin sans ohne senza nur auf italiano español français deutsch
+het een niet je jij jouw uw deze dit wat hoe waarom graag alsjeblieft alstublieft hieronder woorden zinnen nederlands
+naar voor zijn wordt worden taal gebruik maak
 """.split())
 _ACCENT = re.compile(r"[À-ÖØ-öø-ÿ]")
 _WORD = re.compile(r"[a-z]+")
 
 
 def foreign(text: str) -> bool:
-    """Whether ``text`` may be French, German, Spanish, Portuguese or Italian (worth trying the patterns below)."""
+    """Whether ``text`` may be French, German, Spanish, Portuguese, Italian or Dutch (worth trying the patterns)."""
     return bool(_ACCENT.search(text)) or not _FOREIGN_WORDS.isdisjoint(_WORD.findall(text.lower()))
 
 
 _LEAD = r"^[\s>*\-•#\d.)(¿¡\"«„“]*(?:(?:bitte|por favor|s'il (?:te|vous) plaît|per favore|und|et|y|e|dann|puis|luego|" \
-        r"poi|ensuite|außerdem|también|aussi|anche)[,\s]+)*"
+        r"poi|ensuite|außerdem|también|aussi|anche|graag|alsjeblieft|alstublieft|daarna|ook)[,\s]+)*"
 
 #: Task verbs in the imperative, familiar and formal (a German formal imperative, "<verb>en Sie", is matched apart).
 _IMPERATIVES = (
@@ -50,11 +52,14 @@ _IMPERATIVES = (
     "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga includi menziona "
     # with the pronoun attached ("Hazme una simulación …", "Fammi un riassunto …", "Explique-moi …")
     "hazme escríbeme explícame dime cuéntame mándame pásame corrígeme tradúceme fammi scrivimi spiegami dimmi "
-    "correggimi traducimi fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi"
+    "correggimi traducimi fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi "
+    # Dutch
+    "schrijf herschrijf vertaal vat maak geef leg help beantwoord analyseer corrigeer controleer vergelijk beschrijf "
+    "bereken noem zoek kies beoordeel stel formuleer verbeter noteer vermeld"
 ).split()
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
-_FORM_VERBS = frozenset("réponds répondez responde responda rispondi dame deme dammi gib donne donnez".split())
+_FORM_VERBS = frozenset("réponds répondez responde responda rispondi dame deme dammi gib donne donnez geef".split())
 
 
 def _verbs(words: set[str] | list[str]) -> str:
@@ -74,9 +79,10 @@ DIRECTIVE = re.compile(
     r"puedes|podrías|podría usted|necesito|me ayudas|ayúdame|"
     r"você pode|podes|poderia|preciso|me ajuda|"
     r"puoi|potresti|ho bisogno|vorrei|mi aiuti|mi (?:correggi|traduci|scrivi|spieghi|fai|riassumi)|"
-    r"me (?:passa|diz|explica|ajuda|manda))\b|"
+    r"me (?:passa|diz|explica|ajuda|manda)|kun je|kunt u|kan je|kan jij|zou je|zou u|ik wil|ik zou graag|help me|"
+    r"ik heb (?:\w+ ){1,4}nodig)\b|"
     r"^\W*(?:tu|votre|ton|ta|deine|ihre|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
-    r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo)\s+(?:est|ist|es|é|è)\b|"
+    r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo|taak|opdracht|doel)\s+(?:est|ist|es|é|è|is)\b|"
     r"^\W*(?:du\s+(?:beantwortest|hilfst|unterstützt|berätst)|(?:tu|vous)\s+(?:aides|aidez|réponds|répondez)|"
     r"(?:tú\s+)?(?:ayudas|respondes|atiendes)\s|(?:tu\s+)?(?:aiuti|rispondi)\s|você\s+(?:ajuda|responde))",
     re.I)
@@ -87,13 +93,16 @@ OUTPUT = re.compile(
     r"\bestilo\b|\bstile\b|vouvoiement|tutoiement|vouvoie|tutoie|sie-form|\bper (?:du|sie)\b|\b(?:duzen|siezen)\b|"
     r"\bmit\s+[„\"“]?(?:du|sie)[“\"]?\s+an\b|"
     r"de usted\b|\btutea|"
-    r"\b(?:en|auf|in|em)\s+(?:français|anglais|espagnol|allemand|deutsch|englisch|französisch|spanisch|español|"
-    r"inglés|francés|alemán|português|inglês|italiano|inglese)\b|"
+    r"\b(?:en|auf|in|em|in het)\s+(?:français|anglais|espagnol|allemand|deutsch|englisch|französisch|spanisch|español|"
+    r"inglés|francés|alemán|português|inglês|italiano|inglese|nederlands|engels|duits|frans)\b|"
+    r"\b(?:korte|eenvoudige) zinnen\b|\b(?:eenvoudige|begrijpelijke) taal\b|\btaalniveau\b|\bspreek (?:de \w+ )?aan met\b|\b(?:u|je)-vorm\b|\bopsomming\w*\b|"
     r"\b(?:\d+|deux|trois|quatre|cinq|zwei|drei|vier|fünf|dos|tres|cuatro|cinco|duas|três|quatro|due|tre|quattro|"
-    r"cinque)\s+(?:mots|phrases|paragraphes|lignes|wörter|wörtern|sätze|sätzen|absätze|zeilen|palabras|frases|"
+    r"cinque|twee|drie|vier|vijf)\s+(?:mots|phrases|paragraphes|lignes|wörter|wörtern|sätze|sätzen|absätze|zeilen|palabras|frases|"
     r"párrafos|líneas|palavras|parágrafos|linhas|parole|frasi|paragrafi|righe|puces|stichpunkte|stichpunkten|"
+    r"woorden|zinnen|alinea's|regels|"
     r"schritte|pasos|étapes|passos|passaggi|punti)\b|"
-    r"\b(?:pas plus de|au maximum|maximum|höchstens|maximal|máximo|no más de|no máximo|al massimo|massimo)\s+\d+|"
+    r"\b(?:pas plus de|au maximum|maximum|höchstens|maximal|máximo|no más de|no máximo|al massimo|massimo|"
+    r"hoogstens|maximaal|niet meer dan)\s+\d+|"
     r"\b\d+\s+(?:mots|wörter|palabras|palavras|parole)\s+(?:max|maximum|maximal|máximo|massimo)\b|"
     r"liste à puces|liste numérotée|stichpunkte|aufzählung|viñetas|pasos numerados|lista numerada|tópicos|"
     r"\b(?:in einfachen worten|en termes simples|con palabras sencillas|in parole semplici|em palavras simples|"
@@ -109,17 +118,18 @@ OUTPUT = re.compile(
 #: Headings of a section on the persona, the task and the demonstrations ("## Rolle", "## Aufgabe", "Ejemplos:").
 ROLE_HEADING = re.compile(r"\b(?:rolle|rôle|rol|ruolo|papel|personnage|personaje|personaggio)\b", re.I)
 TASK_HEADING = re.compile(r"\b(?:aufgabe|auftrag|tâche|mission|tarea|tarefa|compito|objectif|objetivo|obiettivo|"
-                          r"anweisungen|consignes|instrucciones|istruzioni|instruções)\b", re.I)
-EXAMPLE_HEADING = re.compile(r"\b(?:beispiele?|exemples?|ejemplos?|esempi|esempio|exemplos?)\b", re.I)
+                          r"anweisungen|consignes|instrucciones|istruzioni|instruções|taak|opdracht|instructies)\b",
+                          re.I)
+EXAMPLE_HEADING = re.compile(r"\b(?:beispiele?|exemples?|ejemplos?|esempi|esempio|exemplos?|voorbeelden)\b", re.I)
 
 #: Headings of a section on the answer's form.
 OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|formato|format|ton|tono|antwortformat|réponse|respuesta|"
-                            r"risposta|resposta)\b", re.I)
+                            r"risposta|resposta|stijl|opmaak|antwoord)\b", re.I)
 
 #: An introduction of the material the task works on: "Voici le texte :", "Hier ist ein Ticket:", "Aquí tienes …".
 INTRO = re.compile(_LEAD + r"(?:voici|voilà|hier (?:ist|sind)|anbei|aquí (?:está|están|tienes|va)|a continuación|"
-                   r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue)\b|\b(?:ci-dessous|unten|abajo|"
-                   r"a continuación|qui sotto|abaixo)\s*:?\s*$", re.I)
+                   r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue|hier is|hierbij)\b|\b(?:ci-dessous|unten|"
+                   r"abajo|a continuación|qui sotto|abaixo|hieronder)\s*:?\s*$", re.I)
 
 #: Labels of the material the task works on ("Produktdaten:", "Mensaje: «…»", "Texte :"), joined into the English
 #: input labels of :mod:`.cues`.
@@ -129,8 +139,10 @@ INPUT_WORDS = (
     "texto|artículo|pregunta|mensaje|reseña|comentario|datos|código|frase|párrafo|documento|correo|receta|"  # Spanish
     "entrada|producto|"
     "artigo|pergunta|mensagem|avaliação|comentário|dados|parágrafo|receita|produto|"  # Portuguese
-    "testo|articolo|domanda|messaggio|recensione|commento|dati|codice|paragrafo|ricetta|prodotto")  # Italian
+    "testo|articolo|domanda|messaggio|recensione|commento|dati|codice|paragrafo|ricetta|prodotto|"  # Italian
+    "tekst|brief|vraag|bericht|recensie|gegevens|zin|alinea|invoer")  # Dutch
 
 #: Words that point at the material: "questo paragrafo", "esta receta", "cette lettre", "dieser Text".
 POINTER = re.compile(r"\b(?:questo|questa|questi|queste|este|esta|estos|estas|esse|essa|cette|ces|dieser|diese|"
-                     r"dieses|diesen|folgende[nr]?|seguente|siguiente|seguinte|suivante?)\b", re.I)
+                     r"dieses|diesen|folgende[nr]?|seguente|siguiente|seguinte|suivante?|deze|dit|hieronder|"
+                     r"volgende)\b", re.I)
