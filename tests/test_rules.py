@@ -1011,6 +1011,21 @@ def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how
     assert got["Reply in {{ customer.language }}."] == "O"
 
 
+def test_tools_listed_below_a_consulted_heading_and_a_structure_given_as_a_field() -> None:
+    got = dict(codes("You are TripWeaver, a travel assistant.\n\nYou have access to the following tools:\n\n"
+                     "search_flights: search flights, input is a JSON object with origin and date\n"
+                     "book: books an option returned by a search\n\nUse the following format:\n\n"
+                     "Question: the request\nThought: what to do next\n\nBegin!\n\nQuestion: {input}"))
+    assert got["search_flights: search flights, input is a JSON object with origin and date"] == "A"
+    assert got["book: books an option returned by a search"] == "A"  # a tool consulted, not an instruction
+    assert got["Begin!"] == got["Question: {input}"] == "D"
+    got = dict(codes("Write lyrics for a folk song about going home.\nStructure: verse, chorus, verse, chorus.\n"
+                     "Use the standard structure: title, verses, chorus.\nRubric:\nStructure: 4 = clear, 1 = muddled"))
+    assert got["Structure: verse, chorus, verse, chorus."] == "O"
+    assert got["Use the standard structure: title, verses, chorus."] == "O"
+    assert got["Structure: 4 = clear, 1 = muddled"] != "O"  # a rubric's criterion, not the answer's structure
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -173,6 +173,7 @@ class RulesDissector(Dissector):
         stated, checked = False, 0
         headings: set[int] = set()  # a heading ("### Instruction:") announces the task, it does not state it
         announcer = -1  # the sentence that announced the block: a blank line may follow it, not the block's items
+        listed = False  # in the block of entries a consulted heading announced across a blank line
         for li, line in enumerate(lines):
             first = line[0]
             if carry is not None and mode is not E and li not in demos and li not in queries and \
@@ -191,9 +192,13 @@ class RulesDissector(Dissector):
                 mode = None if mode is D else mode
                 section = None if section is not None and not first.text.lstrip().startswith("#") and \
                     not section_is_markdown else section
+                # the block right below "You have access to the following tools:" and a blank line
+                listed = consulted and first.index - 1 == announcer
             if consulted and section is A and first.input_label and not _ASKED.match(first.text) and \
                     (PLACEHOLDER.search(first.text) or first.text.rstrip().endswith(":")):
                 first.reference = True  # "Customer: {first_name}", "Selected code:" under "## Account summary"
+            if (listed or consulted and section is A) and _NAMED_ENTRY.match(first.text):
+                first.reference = True  # "search_flights: search flights, input is …" under the tools consulted
             if all(m.reference for m in line) and li not in demos and mode is not E:
                 labels.update((m.index, {A}) for m in line)
                 continue
@@ -654,6 +659,10 @@ def _only_data_after(lines: list[list[_Sent]], li: int) -> bool:
 #: The label of the user's turn or request: "User: {question}", "Customer message: {message}".
 _USER_TURN = re.compile(r"^\W*(?:the\s+)?(?:user|customer|human|visitor|player|guest|caller|traveller|member|client|"
                         r"question|message|query|request|input)\b[\w' ]{0,20}:", re.I)
+
+
+#: An entry named by an identifier in a list of things consulted: "search_flights: …", "- get_order(id): …".
+_NAMED_ENTRY = re.compile(r"^[\s\-*•]*`?[a-z]\w*(?:\([^()]*\))?`?\s*(?::|\s[-–—])\s")
 
 
 #: The slot of the conversation the model takes part in: "{chat_history}", "{conversation_history}".
