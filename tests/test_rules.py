@@ -1026,6 +1026,14 @@ def test_tools_listed_below_a_consulted_heading_and_a_structure_given_as_a_field
     assert got["Structure: 4 = clear, 1 = muddled"] != "O"  # a rubric's criterion, not the answer's structure
 
 
+def test_criteria_in_other_languages_are_consulted() -> None:
+    got = dict(codes("Evalúa la respuesta del agente según los criterios siguientes.\nCriterios:\n"
+                     "- Empatía (0-2): reconoce la situación del cliente.\n- Claridad (0-2): se entiende a la primera.\n"
+                     "Mensaje del cliente: {mensaje}\nRespuesta del agente: {respuesta}"))
+    assert got["Criterios:"] == got["- Empatía (0-2): reconoce la situación del cliente."] == "A"
+    assert got["Respuesta del agente: {respuesta}"] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
