@@ -1028,7 +1028,7 @@ def test_tools_listed_below_a_consulted_heading_and_a_structure_given_as_a_field
 
 def test_criteria_in_other_languages_are_consulted() -> None:
     got = dict(codes("Evalúa la respuesta del agente según los criterios siguientes.\nCriterios:\n"
-                     "- Empatía (0-2): reconoce la situación del cliente.\n- Claridad (0-2): se entiende a la primera.\n"
+                     "- Empatía (0-2): reconoce la situación del cliente.\n- Claridad (0-2): se entiende a la primera.\n\n"
                      "Mensaje del cliente: {mensaje}\nRespuesta del agente: {respuesta}"))
     assert got["Criterios:"] == got["- Empatía (0-2): reconoce la situación del cliente."] == "A"
     assert got["Respuesta del agente: {respuesta}"] == "D"
