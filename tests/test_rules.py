@@ -1034,6 +1034,20 @@ def test_criteria_in_other_languages_are_consulted() -> None:
     assert got["Respuesta del agente: {respuesta}"] == "D"
 
 
+def test_dimensions_to_rate_a_form_section_and_a_label_set_above_the_demonstrations() -> None:
+    got = dict(codes("Rate the comment below on each of these dimensions, from 0 (absent) to 3 (severe):\n"
+                     "- insult: demeaning language aimed at a person\n- threat: wishes of physical harm\n"
+                     "Comment: {comment}"))
+    assert got["- insult: demeaning language aimed at a person"] == got["- threat: wishes of physical harm"] == "A"
+    got = dict(codes("Write a short story.\nForm:\n- Exactly 300 words.\n- The last sentence must echo the first."))
+    assert got["Form:"] == got["- The last sentence must echo the first."] == "O"
+    got = dict(codes("Classify each ticket into exactly one intent.\nIntents: billing_dispute, bug_report, other.\n"
+                     "Ticket: \"I was charged twice.\"\nIntent: billing_dispute\nTicket: \"It crashes.\"\n"
+                     "Intent: bug_report\nTicket: \"{ticket}\"\nIntent:"))
+    assert got["Intents: billing_dispute, bug_report, other."] == "A"  # the labels consulted, not material
+    assert got["Intent: billing_dispute"] == "E" and got['Ticket: "{ticket}"'] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -160,6 +160,8 @@ class RulesDissector(Dissector):
             demos, queries = _table_lines(lines)
         if not demos:
             demos, queries = _few_shot_lines(lines, blank_before)
+        # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, not material
+        material -= {i for run in runs([i in material for i in range(len(lines))]) if demos & set(run) for i in run}
         template = _template_lines(lines)
         labels: dict[int, set[Component]] = {}
         section: Component | None = None
@@ -353,7 +355,7 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
         return None
     if re.search(r"\b(?:when|if|whenever|unless|in these cases|in any of these cases)\s*:\s*$", sent.text, re.I):
         return {A}  # "Create a ticket … when:" above the conditions
-    if re.search(r"\b(?:criteria|criterion|dimensions|rubric)\s*:\s*$", sent.text, re.I):
+    if re.search(r"\b(?:criteria|criterion|dimensions|rubric)\b[^.:]{0,60}:\s*$", sent.text, re.I):
         return {A}  # "… score the reply from 1 to 5 on each criterion:" above the criteria
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
@@ -517,7 +519,8 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
     categorise each one …" above '1. "Arrived quickly!"') are the task's input, wherever they stand in the prompt."""
     for li, line in enumerate(lines):
         last = line[-1]
-        if D not in labels[last.index] or not re.search(r"\b(?:the following|these)\b", last.text, re.I):
+        if D not in labels[last.index] or not re.search(r"\b(?:the following|these)\b", last.text, re.I) or \
+                _announced(last, labels) == {A}:  # "… on each of these dimensions:" lists what is consulted
             continue
         for lj in range(li + 1, len(lines)):
             first = lines[lj][0]
