@@ -1048,6 +1048,17 @@ def test_dimensions_to_rate_a_form_section_and_a_label_set_above_the_demonstrati
     assert got["Intent: billing_dispute"] == "E" and got['Ticket: "{ticket}"'] == "D"
 
 
+def test_a_letter_pasted_between_the_request_and_what_follows() -> None:
+    got = dict(codes("Can you rewrite this so it doesn't sound furious?\n\nHi Mark,\nThis is the third late delivery.\n"
+                     "We planned our sprint around your API.\nI need a revised timeline by Friday.\nElena\n\n"
+                     "Keep the part about the timeline.\nSame length or shorter."))
+    for line in ("Hi Mark,", "This is the third late delivery.", "We planned our sprint around your API.", "Elena"):
+        assert got[line] == "D", line  # the email to rewrite, from its greeting to the name under it
+    assert got["Same length or shorter."] == "O"
+    got = dict(codes("Hi team,\nWe ship on Friday.\nWrite the release note for the change log."))
+    assert got["We ship on Friday."] == "A"  # a greeting without a sign-off opens no letter
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

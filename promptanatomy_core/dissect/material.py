@@ -1,7 +1,7 @@
 """Pasted material the task works on, found by its shape rather than its words: a block between delimiter lines
 ("---", '\"\"\"', "<<<" … ">>>"), a quotation over several lines, a transcript (speaker turns, some speaker twice),
-a JSON literal, log lines, a changelog, code or a diff pasted without a fence. Its sentences are the task's input
-(Directive) whatever they say, so a pasted CV's "Led the migration" is not an instruction."""
+a JSON literal, log lines, a changelog, code or a diff pasted without a fence, a letter. Its sentences are the task's
+input (Directive) whatever they say, so a pasted CV's "Led the migration" is not an instruction."""
 from __future__ import annotations
 
 import re
@@ -24,7 +24,7 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether most of its sentences
     carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
-        _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts)
+        _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts) | _letter(texts)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -152,6 +152,31 @@ def _diff(texts: Sequence[str]) -> set[int]:
                                       _CODE_WEAK.search(texts[j]) or _DIFF_HEAD.match(texts[j])):
                 out.add(j)
                 j += 1
+    return out
+
+
+#: The greeting that opens a letter or an email: "Hi Mark,", "Dear Ms Patel,", "Gentile Studio Rossi,".
+_SALUTATION = re.compile(r"^\s*(?i:hi|hello|hey|dear|good (?:morning|afternoon|evening)|bonjour|madame|monsieur|"
+                         r"hallo|liebe|lieber|sehr geehrte[rs]?|hola|estimad[oa]s?|querid[oa]s?|ciao|gentile|"
+                         r"egregi[oa]|caro|cara|olá|prezad[oa]s?|beste|geachte)\b[^.!?{}\n]{0,50},\s*$")
+#: The close of a letter: a sign-off ("Best,", "Kind regards") or the sender's name on its own ("Elena").
+_SIGN_OFF = re.compile(r"^\s*(?:(?i:best|kind regards|regards|thanks|thank you|many thanks|cheers|sincerely|"
+                       r"yours sincerely|best wishes|warm regards|cordialement|bien à vous|mit freundlichen grüßen|"
+                       r"viele grüße|saludos|un saludo|atentamente|cordiali saluti|distinti saluti|atenciosamente|"
+                       r"abraços|met vriendelijke groet|hoogachtend)\b[^.!?]{0,30}|[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,2})\s*$")
+
+
+def _letter(texts: Sequence[str]) -> set[int]:
+    """A letter or an email pasted as it is: from its greeting to its sign-off and the name under it."""
+    out: set[int] = set()
+    for i, t in enumerate(texts):
+        if not _SALUTATION.match(t) or i in out:
+            continue
+        end = next((j for j in range(i + 1, min(i + 40, len(texts))) if _SIGN_OFF.match(texts[j])), None)
+        if end is not None:
+            name_below = end + 1 < len(texts) and re.fullmatch(r"\s*[A-Z][\w'-]+(?: [A-Z][\w'.-]+){0,2}\s*",
+                                                               texts[end + 1])
+            out.update(range(i, end + 2 if name_below else end + 1))
     return out
 
 
