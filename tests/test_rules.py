@@ -764,8 +764,7 @@ def test_few_shot_tables_worked_answers_and_samples_announced_in_other_words() -
                      "Problem: {problem}"))
     assert got["Reasoning: 210 / 15 = 14."] == got["Answer: 14 days"] == "E"  # the last demonstration's end
     assert got["Problem: {problem}"] == "D"
-    for intro in ("Here are two replies in our voice:", "here's how i've been labelling them:",
-                  "Write a haiku about rain in the style of these:"):
+    for intro in ("Here are two replies in our voice:", "here's how i've been labelling them:"):
         assert "E" in dict(codes(intro + "\n\"Great!\" = positive\n\"Awful.\" = negative"))[intro], intro
 
 
@@ -1057,6 +1056,14 @@ def test_a_letter_pasted_between_the_request_and_what_follows() -> None:
     assert got["Same length or shorter."] == "O"
     got = dict(codes("Hi team,\nWe ship on Friday.\nWrite the release note for the change log."))
     assert got["We ship on Friday."] == "A"  # a greeting without a sign-off opens no letter
+
+
+def test_a_creation_request_that_introduces_its_examples_is_the_task() -> None:
+    got = dict(codes("Write a haiku about {topic} in the style of these:\nmorning standup call /\n"
+                     "everyone on mute but me /\ntalking to the void\nLowercase, no title."))
+    assert got["Write a haiku about {topic} in the style of these:"] == "D"
+    assert got["morning standup call /"] == got["talking to the void"] == "E"
+    assert [c for t, c in codes("Here are some examples:\nInput: 2+2\nOutput: 4")][0] == "E"
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop

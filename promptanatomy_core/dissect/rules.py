@@ -236,8 +236,9 @@ class RulesDissector(Dissector):
             elif mode is E and self._ends_examples(first, line, li, lines, blank_before):
                 mode = None
             if mode is E:
-                for m in line:
-                    labels[m.index] = {E}
+                for m in line:  # "Write a haiku about {topic} in the style of these:" is the task the examples follow
+                    labels[m.index] = {D} if m is line[-1] and _CREATE.match(m.text) and \
+                        m.text.rstrip().endswith(":") and li not in demos else {E}
                 continue
             if li in schema:
                 labels.update((m.index, {O}) for m in line)
