@@ -788,6 +788,8 @@ def test_fields_of_a_record_above_the_input_are_the_setting_unless_they_are_part
                      "Given the following SQL schema:\nCREATE TABLE users (id INT, name TEXT);"))
     assert got["I'll give you a paragraph and you'll fix its grammar."] == "D"
     assert got["Given the following SQL schema:"] == "A"  # consulted, as "You are given the following schema:"
+    got = dict(codes("I'm going to give you a document. Then I'm going to ask you a question about it.\n{{DOCUMENT}}"))
+    assert got["I'm going to give you a document."] == got["Then I'm going to ask you a question about it."] == "D"
 
 
 def test_function_specs_in_a_json_array_fields_to_extract_and_regulatory_sections() -> None:

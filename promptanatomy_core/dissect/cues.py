@@ -77,6 +77,9 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
                 r"understanding|proficiency|specialty|speciality|mastery|strength|familiarity|competence|"
                 r"command|insight|capacity)\b|you\s+(?:excel|specialize|specialise|are known)\b)")
 
+#: The user announcing what they will hand over: "I'll paste the chapter", "Then I'm going to ask you a question".
+_I_WILL_GIVE = (r"(?:then\s+)?i(?:'ll| will|'m going to| am going to) (?:type|give|send|paste|provide|tell|share|"
+                r"describe|show|ask)\b")
 #: A request in the first person: "I'd love help planning the route", "can you help me".
 REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|"
            r"^\W*i(?:'m| am) getting (?:an? |this |the )?[\w.]*(?:error|exception)\b|"  # the user's problem
@@ -112,7 +115,7 @@ DIRECTIVE = _rx(
     r"recommendations)\b|"
     r"(?:can|could|would|will)\s+(?:you|u)\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
-    r"i(?:'ll| will) (?:type|give|send|paste|provide|tell|share|describe|show)\b|" +
+    + _I_WILL_GIVE + r"|" +
     MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
     r"|\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|\blet'?s think step by step\b|"
     r"\b(?:should|must|needs? to|has to)\s+(?:also\s+)?(?:mention|include|cover|tell|offer|feature|highlight|"
@@ -507,8 +510,8 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
         return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) and \
             not _REASON_THEN_ANSWER.search(text) else {O}
     if D in cues and A in cues:
-        if re.search(r"^\W*" + MY_FIRST + r"|\byou(?:'ll| will)\s+(?:first\s+)?(?:" + _TASK_VERBS +
-                     r")\b|" + REQUEST, text, re.I):
+        if re.search(r"^\W*(?:" + MY_FIRST + r"|" + _I_WILL_GIVE + r")|\byou(?:'ll| will)\s+(?:first\s+)?(?:" +
+                     _TASK_VERBS + r")\b|" + REQUEST, text, re.I):
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
             return {D, A}  # the task, with a constraint on it
