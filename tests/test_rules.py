@@ -1068,6 +1068,20 @@ def test_a_creation_request_that_introduces_its_examples_is_the_task() -> None:
     assert [c for t, c in codes("Here are some examples:\nInput: 2+2\nOutput: 4")][0] == "E"
 
 
+def test_fields_of_a_standards_section_tags_read_from_and_the_task_as_what_the_model_does_with_its_input() -> None:
+    got = dict(codes("<instructions>\nReview the NDA in <contract> tags and flag any clause that deviates from the "
+                     "terms in <standards>.\n</instructions>\n<standards>\n- Term: 2 years maximum\n"
+                     "- Governing law: Delaware\n</standards>\n<contract>\n{{CONTRACT}}\n</contract>\n"
+                     "Put your findings in <findings> tags."))
+    assert got["Review the NDA in <contract> tags and flag any clause that deviates from the terms in <standards>."] \
+        == "D"  # the tags it reads from are no form
+    assert got["- Term: 2 years maximum"] == got["- Governing law: Delaware"] == "A"  # fields of the standards
+    assert got["{{CONTRACT}}"] == "D" and got["Put your findings in <findings> tags."] == "O"
+    got = dict(codes("You are an expert at extracting key takeaways from talks. You take a transcript and output the "
+                     "most important ideas."))
+    assert "D" in got["You take a transcript and output the most important ideas."]
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -77,6 +77,9 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
                 r"understanding|proficiency|specialty|speciality|mastery|strength|familiarity|competence|"
                 r"command|insight|capacity)\b|you\s+(?:excel|specialize|specialise|are known)\b)")
 
+#: The task stated as what the model does with its input: "You take a transcript and output the key ideas".
+_YOU_TAKE_AND = (r"^\W*you\s+(?:take|read|receive|get|are given)\b.{0,80}?\band\s+(?:then\s+)?(?:output|produce|write|"
+                 r"return|create|extract|summari[sz]e|list|turn|classify|rewrite)\b")
 #: The user announcing what they will hand over: "I'll paste the chapter", "Then I'm going to ask you a question".
 _I_WILL_GIVE = (r"(?:then\s+)?i(?:'ll| will|'m going to| am going to) (?:type|give|send|paste|provide|tell|share|"
                 r"describe|show|ask)\b")
@@ -99,8 +102,8 @@ DIRECTIVE = _rx(
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose|"
     r"aim)\s+"
     r"(?:is|will be)\b"
-    r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b"
-    r"|(?:each|every)\s+(?:question|item|ad|post|email|slide|card|option|answer|tweet|headline|title|idea)\s+"
+    r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b|" + _YOU_TAKE_AND
+    + r"|(?:each|every)\s+(?:question|item|ad|post|email|slide|card|option|answer|tweet|headline|title|idea)\s+"
     r"(?:needs?|should|must)\b"
     r"|i\s+(?:want|need|would like|'d like)\s+(?:to\s+)?know\b"
     r"|you(?:'re| are)\s+(?:now\s+)?(?:grading|reviewing|evaluating|judging|scoring|rating|marking|checking|"
@@ -291,7 +294,8 @@ OUTPUT = _rx(
     r"\b\d+[- ]minutes?\b[^.]{0,20}\b(?:spoken|to read|read aloud|of speech)\b|"
     r"\b(?:keep|use) the same language\b|\b(?:at once|in one go)\b|"
     r"^\W*only\s+(?:return|output|give|reply|respond|answer|print|show)\b|"
-    r"<(?P<tag>\w+)>\s*</(?P=tag)>|\bin\s+<\w+>\s*tags?\b|"
+    r"<(?P<tag>\w+)>\s*</(?P=tag)>|"
+    r"\b(?:put|wrap|write|give|place|enclose|return|output|respond|answer|reply|provide)\b[^.]{0,60}\bin\s+<\w+>\s*tags?\b|"
     r"like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
     r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|"
     r"scale)\b[^.]{0,40}\bfrom\s+\d+\b[^.]{0,30}\bto\s+\d|"
@@ -529,7 +533,7 @@ _SETTING_FACT = _rx(r"^\W*(?:the|our)\s+(?:team|repository|repo|project|codebase
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
-                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|" + _TLDR + r"|"
+                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|" + _TLDR + r"|" + _YOU_TAKE_AND + r"|"
                   r"^\W*(?:can|could|would) (?:you|u) (?:please\s+)?(?:write|draft|make|create|compose|explain|"
                   r"summari[sz]e|rewrite|turn)\b|^\W*(?:your|the)\s+(?:task|job)\s+is\s+to\s+(?:" + _TASK_VERBS +
                   r")\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"

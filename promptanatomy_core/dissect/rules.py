@@ -246,6 +246,9 @@ class RulesDissector(Dissector):
             if li in material and li not in queries:
                 labels.update((m.index, {D}) for m in line)
                 continue
+            if first.input_label and section is A and _LIST_ITEM_OR_QUOTE.match(first.text) and \
+                    not PLACEHOLDER.search(first.text) and (key_value(first.text) or ("", ""))[1]:
+                first.input_label = False  # "- Term: 2 years maximum" under "<standards>": a field of the setting
             if first.input_label and not first.text.startswith("```"):
                 mode = D
                 bare_label = len(line) == 1 and _input_label_line(first.text) or first.text.rstrip().endswith(":")
