@@ -1000,6 +1000,10 @@ def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how
     assert got["How Ollie talks:"] == got["- Ask only one question at a time."] == "O"  # the persona's way of talking
     got = dict(codes("write a poem for my coworker's retirement card\n4 lines max, rhyming.\nshort answer pls"))
     assert got["4 lines max, rhyming."] == got["short answer pls"] == "O"  # verbless form requests in a chat
+    got = dict(codes("Please proofread my cover letter below. Keep my voice. Don't make it longer.\n\n"
+                     "Dear Hiring Manager,\nI am applying for the analyst role.\nKind regards,\nPriya Shah"))
+    assert got["Don't make it longer."] == "O"
+    assert got["Dear Hiring Manager,"] == got["Kind regards,"] == got["Priya Shah"] == "D"  # the letter to proofread
     got = dict(codes("I'm getting a KeyError in this function and I don't get why.\nI'm on Python 3.12.\n"
                      "I want know if the dict is the problem."))
     assert got["I'm getting a KeyError in this function and I don't get why."] == "D"  # the user's problem

@@ -215,7 +215,7 @@ OUTPUT = _rx(
     r"^\W*refer to\b.{0,40}\b(?:by|as)\b|" + _REASON_THEN_ANSWER.pattern + "|"
     r"^\W*(?:structure|sections|headings|columns|layout)\s*:\s*(?!\d)\S|"
     r"^\W*(?:use|follow)\s+(?:the|this|a|these)\s+(?:\w+\s+)?(?:structure|layout|outline)\b|"
-    r"^\W*(?:short|brief|quick) (?:answer|reply|version)\b|\b(?:lines?|words?|sentences?|paragraphs?) max\b|"
+    r"^\W*(?:short|brief|quick) (?:answer|reply|version)\b|\bmake (?:it|them) (?:any )?(?:longer|shorter)\b|\b(?:lines?|words?|sentences?|paragraphs?) max\b|"
     r"\b(?:about|around|under|max) \d+ (?:minutes?|seconds?) (?:when |to be )?(?:read|spoken|said)\b|"
     r"\bin (?:italics|quotation marks|bold)\b|\bunder (?:a |the )?(?:heading|header)\b|\bunder [\"“]|"
     r"\bas a timeline\b|\bin the (?:greeting|subject line|sign-?off)\b|"
