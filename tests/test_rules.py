@@ -1086,6 +1086,17 @@ def test_fields_of_a_standards_section_tags_read_from_and_the_task_as_what_the_m
     assert "D" in got["You take a transcript and output the most important ideas."]
 
 
+def test_a_tone_section_holds_its_lines_and_material_announced_with_a_colon_closes_the_prompt() -> None:
+    got = dict(codes("You are Ava, the booking assistant of Harbor Dental.\nHelp patients book appointments.\n\n"
+                     "## Tone\nWarm, brief, no jargon. Use the patient's first name.\n\n## Clinic facts\n"
+                     "- Open Mon-Fri 8:00-18:00.\n\nPatient: {message}"))
+    assert got["Warm, brief, no jargon."] == got["Use the patient's first name."] == "O"  # under the tone heading
+    assert got["- Open Mon-Fri 8:00-18:00."] == "A"
+    got = dict(codes("Translate into Spanish, keep the HTML tags as they are:\n<p>Welcome back, <b>{name}</b>!</p>\n"
+                     "<p>Your order has shipped.</p>"))
+    assert got["<p>Welcome back, <b>{name}</b>!</p>"] == got["<p>Your order has shipped.</p>"] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -317,7 +317,7 @@ class RulesDissector(Dissector):
                 got = {A}  # a fact in the persona's paragraph ("Returns are accepted within 30 days.") is background
             elif block is D and section is D and o == {A}:
                 got = {A}  # a rule or condition under the task's heading ("If the documents don't say, say so.")
-            elif block is None and section is O and o == {D} and not m.input_label and not QUESTION.search(m.text) and \
+            elif block is None and section is O and o <= {D} and not m.input_label and not QUESTION.search(m.text) and \
                     not re.match(r"\s*\d+[.)]\s", m.text) and not INTRO.match(m.text):
                 got = {O}  # an instruction under the form's heading ("## Output" + "Show edits as unified diffs.")
             elif block is not None:
@@ -456,7 +456,8 @@ def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Compone
     earlier = [m for line in lines[:start] for m in line]
     pointed = any(D in labels[m.index] and (_POINTER.search(m.text) or
                                             _MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing))
-                  for m in earlier)
+                  for m in earlier) or \
+        bool(earlier) and _announced(earlier[-1], labels) == {D}  # "Translate …, keep the tags as they are:"
     if trailing and (slot or pointed):
         for m in trailing:
             labels[m.index] = {D}
@@ -639,7 +640,7 @@ def _line_component(line: list[_Sent], own: list[set[Component]], section: Compo
     asks = any(re.search(REQUEST + r"|\bi (?:need|want)\b", m.text, re.I) for m in line)  # a user's own request
     # instructions, form ones included, unless a statement about the artefact ("It should include comments")
     said = sum(bool(o & {R, D, E}) or O in o and not _ARTEFACT_SHOULD.match(m.text) for o, m in zip(own, line))
-    if len(line) >= 2 and opens_as_background and said <= (0 if asks else 1):
+    if len(line) >= 2 and opens_as_background and said <= (0 if asks else 1) and section in (None, A):
         return A
     return None
 
