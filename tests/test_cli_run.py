@@ -170,7 +170,7 @@ def test_template_with_inputs_table(env, capsys):
     assert frame[frame.component == "clean"].n.item() == 3
     assert RunScripted.sent and not any("{question}" in t for t in RunScripted.sent)
     for q in ("What is the capital of France?", "Where is the Eiffel Tower?"):  # every variant filled with each row
-        assert sum(f"Question: {q}" in t for t in RunScripted.sent) == 1 + 2 * 2 * 2
+        assert sum(q in t for t in RunScripted.sent) == 1 + 2 * 2 * 2  # the label "Question:" may be perturbed
     with RunStore(env / "runs.sqlite") as store:
         ds = store.dissections(summary["run_id"])
         assert [d["expected"] for d in ds] == ["paris"] * 3

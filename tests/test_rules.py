@@ -1014,6 +1014,10 @@ def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how
     assert got["A: Let's think step by step."] == "D"  # the reasoning trigger that opens the answer
     got = dict(codes("Answer the customer's question from the FAQ.\nReply in {{ customer.language }}."))
     assert got["Reply in {{ customer.language }}."] == "O"
+    got = dict(codes("You are a geographer. Answer the question with one word.\nQuestion: {question}\n"
+                     "Reply in lower case."))
+    assert got["Answer the question with one word."] == "DO"  # the task, with its form
+    assert got["Reply in lower case."] == "O"
 
 
 def test_tools_listed_below_a_consulted_heading_and_a_structure_given_as_a_field() -> None:

@@ -534,6 +534,8 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
                   r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|" + _TLDR + r"|" + _YOU_TAKE_AND + r"|"
+                  r"^\W*(?:please\s+)?answer\s+(?:the|this|these|each|every|my)\s+(?:[\w-]+\s+){0,2}"
+                  r"(?:questions?|quer(?:y|ies))\b|"
                   r"^\W*(?:can|could|would) (?:you|u) (?:please\s+)?(?:write|draft|make|create|compose|explain|"
                   r"summari[sz]e|rewrite|turn)\b|^\W*(?:your|the)\s+(?:task|job)\s+is\s+to\s+(?:" + _TASK_VERBS +
                   r")\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"
