@@ -1101,6 +1101,16 @@ def test_a_tone_section_holds_its_lines_and_material_announced_with_a_colon_clos
     assert got["<p>Welcome back, <b>{name}</b>!</p>"] == got["<p>Your order has shipped.</p>"] == "D"
 
 
+def test_material_after_a_rewrite_asked_for_by_its_effect_or_pointed_at_in_another_language() -> None:
+    got = dict(codes("make this sound less like chatgpt wrote it, keep it about the same length:\n\n"
+                     "Thrilled to announce my new chapter! Grateful for every lesson."))
+    assert got["make this sound less like chatgpt wrote it, keep it about the same length:"] == "DO"
+    assert got["Thrilled to announce my new chapter!"] == got["Grateful for every lesson."] == "D"
+    got = dict(codes("Riassumi questo articolo in 3 punti elenco:\nIl Comune ha annunciato la ZTL nel fine settimana. "
+                     "La misura durerà fino a settembre."))
+    assert got["La misura durerà fino a settembre."] == "D"  # the article "questo articolo" points at
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

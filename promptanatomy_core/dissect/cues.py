@@ -80,6 +80,9 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
 #: The task stated as what the model does with its input: "You take a transcript and output the key ideas".
 _YOU_TAKE_AND = (r"^\W*you\s+(?:take|read|receive|get|are given)\b.{0,80}?\band\s+(?:then\s+)?(?:output|produce|write|"
                  r"return|create|extract|summari[sz]e|list|turn|classify|rewrite)\b")
+#: A rewrite asked for by its effect: "make this sound less like chatgpt wrote it", "Can you make my email read …".
+_MAKE_THIS_SOUND = (r"^\W*(?:(?:can|could) (?:you|u)\s+)?(?:please\s+)?make (?:this|my|the|these|our)\b(?:\s+[\w'-]+){0,4}"
+                    r"\s+(?:sound|read|look|feel)\b")
 #: The user announcing what they will hand over: "I'll paste the chapter", "Then I'm going to ask you a question".
 _I_WILL_GIVE = (r"(?:then\s+)?i(?:'ll| will|'m going to| am going to) (?:type|give|send|paste|provide|tell|share|"
                 r"describe|show|ask)\b")
@@ -105,7 +108,7 @@ DIRECTIVE = _rx(
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b|" + _YOU_TAKE_AND
     + r"|(?:each|every)\s+(?:question|item|ad|post|email|slide|card|option|answer|tweet|headline|title|idea)\s+"
     r"(?:needs?|should|must)\b"
-    r"|i\s+(?:want|need|would like|'d like)\s+(?:to\s+)?know\b"
+    r"|i\s+(?:want|need|would like|'d like)\s+(?:to\s+)?know\b|" + _MAKE_THIS_SOUND + r""
     r"|you(?:'re| are)\s+(?:now\s+)?(?:grading|reviewing|evaluating|judging|scoring|rating|marking|checking|"
     r"screening|triaging|moderating|classifying|labell?ing|tagging|extracting|summari[sz]ing|translating|drafting|"
     r"writing|answering|helping|assisting|editing|proofreading|auditing|comparing)\b"
@@ -535,7 +538,7 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
                   r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|" + _TLDR + r"|" + _YOU_TAKE_AND + r"|"
                   r"^\W*(?:please\s+)?answer\s+(?:the|this|these|each|every|my)\s+(?:[\w-]+\s+){0,2}"
-                  r"(?:questions?|quer(?:y|ies))\b|"
+                  r"(?:questions?|quer(?:y|ies))\b|" + _MAKE_THIS_SOUND + r"|"
                   r"^\W*(?:can|could|would) (?:you|u) (?:please\s+)?(?:write|draft|make|create|compose|explain|"
                   r"summari[sz]e|rewrite|turn)\b|^\W*(?:your|the)\s+(?:task|job)\s+is\s+to\s+(?:" + _TASK_VERBS +
                   r")\b|^\W*(?:check|evaluate|assess|determine|decide)\b.*"

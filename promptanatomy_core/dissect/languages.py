@@ -13,6 +13,7 @@ con por que del en il gli della che não uma com dos tu vous sie ich je yo io eu
 sin sans ohne senza nur auf italiano español français deutsch
 het een niet je jij jouw uw deze dit wat hoe waarom graag alsjeblieft alstublieft hieronder woorden zinnen nederlands
 naar voor zijn wordt worden taal gebruik maak
+questo questa questi queste nel nella sono esta este estos estas cette ces dieser diese dieses
 """.split())
 _ACCENT = re.compile(r"[À-ÖØ-öø-ÿ]")
 _WORD = re.compile(r"[a-z]+")

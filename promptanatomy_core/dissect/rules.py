@@ -363,7 +363,8 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
         return {A}  # "… score the reply from 1 to 5 on each criterion:" above the criteria
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
-        this = re.search(r"\b(?:this|these)\b", sent.text, re.I) and "following" not in sent.text.lower()
+        this = (re.search(r"\b(?:this|these)\b", sent.text, re.I) or languages.POINTER.search(sent.text)) and \
+            not re.search(r"following|folgende|suivant|siguiente|seguente|seguinte|volgende", sent.text, re.I)
         named = re.search(r"\bthe following\s+(?:\w+\s+){0,2}?(?:json|yaml|xml|csv|text|data|code|email|message|list|"
                           r"sentences?|paragraphs?|reviews?|records?|table|passage|article|document|snippet|function|"
                           r"query)\b", sent.text, re.I)
