@@ -493,6 +493,8 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
      "Gebruik eenvoudige taal.\nTekst:\nDe gemeente sluit de brug op maandag.", ["R", "DO", "O", "D", "D"]),
     ("Herschrijf de brief hieronder.\nBrief:\nGeachte heer/mevrouw,\nWij verdagen de beslissing.\nHoogachtend,",
      ["D", "D", "D", "D", "D"]),
+    ("Du bist „Wattson“, der digitale Assistent der Stadtwerke.\nKundennummer: {kundennummer}\nTarif: {tarif}\n"
+     "Nachricht: {nachricht}", ["R", "A", "A", "D"]),
 ])
 def test_cues_in_french_german_spanish_italian_and_dutch(prompt: str, expected: list[str]) -> None:
     assert [code for _, code in codes(prompt)] == expected

@@ -66,7 +66,7 @@ ROLE = _rx(
     r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b|"
     r"(?:tu es|vous êtes|du bist|sie sind|eres|usted es|você é|sei|je bent|jij bent|u bent)\s+(?:(?:un|une|l'|le|la|"
     r"een|de|ein|eine|der|die|el|"
-    r"uno|una|um|uma)\s*|[A-ZÀ-Ý][\w'-]+,)|"
+    r"uno|una|um|uma)\s*|[„\"“«]?[A-ZÀ-Ý][\w'-]+[“\"”»]?,)|"
     r"(?:du bist|sie sind)\s+(?-i:[A-ZÄÖÜ][a-zäöüß]{3,})|"  # German nouns: "Du bist Texterin für …"
     r"\b(?:act[uú]a|act[uú]e|agis|agissez|agisci|agisca|comportati|atue|aja)\s+(?:como|comme|come)\b|"
     r"\b(?:verhalte dich|handle|tritt auf)\s+(?:wie|als)\b|\b(?:imagina|imagine|immagina|stell dir vor),?\s+"

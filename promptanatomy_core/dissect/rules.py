@@ -667,7 +667,8 @@ def _only_data_after(lines: list[list[_Sent]], li: int) -> bool:
 
 #: The label of the user's turn or request: "User: {question}", "Customer message: {message}".
 _USER_TURN = re.compile(r"^\W*(?:the\s+)?(?:user|customer|human|visitor|player|guest|caller|traveller|member|client|"
-                        r"question|message|query|request|input)\b[\w' ]{0,20}:", re.I)
+                        r"question|message|query|request|input|nachricht|frage|kunde|mensaje|pregunta|cliente|"
+                        r"messaggio|domanda|mensagem|pergunta|vraag|bericht|klant)\b[\w' ]{0,20}:", re.I)
 
 
 #: An entry named by an identifier in a list of things consulted: "search_flights: …", "- get_order(id): …".
