@@ -495,6 +495,9 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
      ["D", "D", "D", "D", "D"]),
     ("Du bist „Wattson“, der digitale Assistent der Stadtwerke.\nKundennummer: {kundennummer}\nTarif: {tarif}\n"
      "Nachricht: {nachricht}", ["R", "A", "A", "D"]),
+    ("Eres redactor/a de anuncios para una agencia de Valencia.\nTono: cercano pero profesional.", ["R", "O"]),
+    ("Tu es Léa, coach du sommeil.\n\nDéroulement d'une séance :\n1. Demande comment se sont passées les nuits.\n"
+     "2. Propose au maximum deux changements.", ["R", "D", "D", "D"]),
 ])
 def test_cues_in_french_german_spanish_italian_and_dutch(prompt: str, expected: list[str]) -> None:
     assert [code for _, code in codes(prompt)] == expected
@@ -1111,6 +1114,15 @@ def test_material_after_a_rewrite_asked_for_by_its_effect_or_pointed_at_in_anoth
     got = dict(codes("Riassumi questo articolo in 3 punti elenco:\nIl Comune ha annunciato la ZTL nel fine settimana. "
                      "La misura durerà fino a settembre."))
     assert got["La misura durerà fino a settembre."] == "D"  # the article "questo articolo" points at
+
+
+def test_an_answer_template_of_fields_described_in_angle_brackets() -> None:
+    got = dict(codes("Triage the intake message.\n\nReturn:\nlevel: <EMERGENCY|URGENT|ROUTINE>\n"
+                     "staff_note: <one line for the clinician>\npatient_message: <two sentences at most>\n\n"
+                     "Intake message: {message}"))
+    assert got["Return:"] == got["level: <EMERGENCY|URGENT|ROUTINE>"] == got["patient_message: <two sentences at most>"] \
+        == "O"
+    assert got["Intake message: {message}"] == "D"
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop

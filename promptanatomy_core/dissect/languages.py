@@ -14,6 +14,7 @@ sin sans ohne senza nur auf italiano español français deutsch
 het een niet je jij jouw uw deze dit wat hoe waarom graag alsjeblieft alstublieft hieronder woorden zinnen nederlands
 naar voor zijn wordt worden taal gebruik maak
 questo questa questi queste nel nella sono esta este estos estas cette ces dieser diese dieses
+pero al lo muy mais aux très sont ou auch oder aber
 """.split())
 _ACCENT = re.compile(r"[À-ÖØ-öø-ÿ]")
 _WORD = re.compile(r"[a-z]+")
@@ -116,10 +117,15 @@ OUTPUT = re.compile(
     r"^\W*(?:solo|seulement|uniquement|nur|soltanto|apenas|únicamente)\s+(?:la|le|el|die|den|das|il|o|a|les|los|las)\s",
     re.I)
 
+#: A negation: an instruction that holds one is a rule ("Nenne niemals Preise …", "Ne propose pas …").
+NEGATION = re.compile(r"\b(?:niemals|nie|nicht|keine?[nmrs]?|jamais|ne|pas|nunca|no|nada|mai|non|nooit|niet|geen)\b",
+                      re.I)
+
 #: Headings of a section on the persona, the task and the demonstrations ("## Rolle", "## Aufgabe", "Ejemplos:").
 ROLE_HEADING = re.compile(r"\b(?:rolle|rôle|rol|ruolo|papel|personnage|personaje|personaggio)\b", re.I)
 TASK_HEADING = re.compile(r"\b(?:aufgabe|auftrag|tâche|mission|tarea|tarefa|compito|objectif|objetivo|obiettivo|"
-                          r"anweisungen|consignes|instrucciones|istruzioni|instruções|taak|opdracht|instructies)\b",
+                          r"anweisungen|consignes|instrucciones|istruzioni|instruções|taak|opdracht|instructies|déroulement|"
+                          r"ablauf|procedimiento|procedura)\b",
                           re.I)
 EXAMPLE_HEADING = re.compile(r"\b(?:beispiele?|exemples?|ejemplos?|esempi|esempio|exemplos?|voorbeelden)\b", re.I)
 

@@ -79,12 +79,26 @@ def _table_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
 _LABEL_ONLY = re.compile(r"^\s*[-*]?\s*[A-Z][^:(\n]{0,60}(?:\([^)\n]*\))?\s*:\s*$")
 
 
+#: A field of the answer described in angle brackets: "level: <EMERGENCY|URGENT|ROUTINE>", "TR: <score> — <why>".
+_DESCRIBED_FIELD = re.compile(r"^\s*[-*]?\s*[\w ]{1,30}:\s*<[^<>\n]+>(?:\s*\W{0,3}\s*<[^<>\n]+>)*\s*$")
+
+
 def _template_lines(lines: list[list[_Sent]]) -> set[int]:
     """An answer template: three or more lines in a row that are only a label ("Company:", "Budget:", "Deal stage
-    (one of: …):"), with the heading line above them ("Fields:"): what the answer must fill in."""
-    bare = [len(line) == 1 and bool(_LABEL_ONLY.match(line[0].text)) and not line[0].input_label for line in lines]
-    # a run that ends the prompt is the open slots the answer continues, not a template
-    return {li for run in runs(bare) if len(run) >= 3 and run[-1] < len(lines) - 1 for li in run}
+    (one of: …):") or a field described in angle brackets ("level: <URGENT|ROUTINE>"): what the answer fills in."""
+    def shaped(shape: re.Pattern[str]) -> list[bool]:
+        return [len(line) == 1 and bool(shape.match(line[0].text)) and not line[0].input_label for line in lines]
+
+    labels, described = shaped(_LABEL_ONLY), shaped(_DESCRIBED_FIELD)
+    out: set[int] = set()
+    for bare in (labels, described):
+        # a run that ends the prompt is the open slots the answer continues, not a template
+        for run in runs(bare):
+            if len(run) >= 3 and run[-1] < len(lines) - 1:
+                out.update(run)
+                if bare is described and run[0] and labels[run[0] - 1]:
+                    out.add(run[0] - 1)  # "Return:" above the fields
+    return out
 
 
 #: The start of an answer left for the model to continue: "A: Let's think step by step."
@@ -206,6 +220,8 @@ class RulesDissector(Dissector):
                 continue
             if li in template:
                 labels.update((m.index, {O}) for m in line)
+                if first.text.rstrip().endswith(":"):  # "Answer in this format:" above its fields: all of them form
+                    carry, announcer = {O}, first.index
                 continue
             heading = heading_component(first.text) if len(line) == 1 and not first.input_label and li not in queries \
                 else None
@@ -291,7 +307,9 @@ class RulesDissector(Dissector):
         own = [set(m.cues) or ({D} if DATA_ROW.match(m.text) else set()) for m in line]
         if section is A:  # a statement under a background heading ("Name changes cost €45") is no instruction
             for o, m in zip(own, line):
-                if D in o and (prohibitions or not is_imperative(m.text)) and not m.input_label and not m.final:
+                foreign_task = languages.TASK_FIRST.match(m.text) and not languages.NEGATION.search(m.text)
+                if D in o and (prohibitions or not is_imperative(m.text) and not foreign_task) \
+                        and not m.input_label and not m.final:
                     o.discard(D)
         for o, m in zip(own, line):
             if m.input_label and not (section is not None and m.text.startswith("```")):
