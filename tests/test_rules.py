@@ -1125,6 +1125,14 @@ def test_an_answer_template_of_fields_described_in_angle_brackets() -> None:
     assert got["Intake message: {message}"] == "D"
 
 
+def test_a_question_run_together_with_the_users_situation_is_task_and_background() -> None:
+    for text in ("how do i undo my last commit but keep the changes? already pushed it to my own branch",
+                 "can someone explain why 0.999... equals 1? my teacher said it does but it makes no sense to me"):
+        assert codes(text) == [(text, "AD")], text
+    assert codes("Why does this query return duplicates? Show the fixed query.") != \
+        [("Why does this query return duplicates? Show the fixed query.", "AD")]  # two sentences, no background
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -285,6 +285,7 @@ class RulesDissector(Dissector):
         _continue_quotations(lines, labels)
         _describe_persona(lines, labels)
         _ensure_task(lines, labels)
+        _label_run_on_messages(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
         _label_markers(lines, labels, sentences)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
@@ -409,6 +410,23 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|be|must|should|shall|will|would|can|
 
 
 _RULE_OPENING = re.compile(r"^[\W\d]*(?:always|never|don'?t|do not|avoid|if|when|unless|only)\b", re.I)
+
+
+#: Where a message typed in lower case runs two sentences together: "… equals 1? my teacher said it does".
+_RUN_ON = re.compile(r"(?<=[a-z0-9)][.?!])\s+(?=[a-z])")
+#: The user's own situation: "my teacher said …", "already pushed it …", "thats what i got", "rust newbie here".
+_OWN_SITUATION = re.compile(r"^\W*(?:i|i'm|im|i've|ive|my|we|we're|our|already|thats|that's|it's|its|\w+ newbie)\b",
+                            re.I)
+
+
+def _label_run_on_messages(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """A question typed in lower case and run together with the user's own situation ("how do i undo my last commit?
+    already pushed it to my branch") is the task and its background at once."""
+    for m in (m for line in lines for m in line):
+        parts = _RUN_ON.split(m.text)
+        if labels[m.index] == {D} and len(parts) > 1 and any(QUESTION.search(p) for p in parts) and \
+                any(_OWN_SITUATION.match(p) and not QUESTION.search(p) for p in parts):
+            labels[m.index] = {A, D}
 
 
 def _task_in_its_first_form(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
