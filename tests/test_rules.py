@@ -52,6 +52,12 @@ def test_role_phrasings() -> None:
                  "As a data analyst, summarise the table below."):  # persona + task
         assert RULES.dissect(text).sentences[0].labels == {Component.ROLE, Component.DIRECTIVE}, text
     assert Component.ROLE not in RULES.dissect("As Python lists are mutable, copy the list first.").sentences[0].labels
+    got = dict(codes("Let's do a mock interview.\nPlease be the interviewer: a head of product who pushes back.\n"
+                     "You play everyone else in the manor.\nPretend you're my grumpy grandad and tell me why I "
+                     "shouldn't buy a new phone."))
+    assert got["Please be the interviewer: a head of product who pushes back."] == "R"
+    assert got["You play everyone else in the manor."] == "R"
+    assert got["Pretend you're my grumpy grandad and tell me why I shouldn't buy a new phone."] == "DR"
 
 
 def test_task_input_after_a_header_is_directive() -> None:

@@ -56,6 +56,9 @@ ROLE = _rx(
     r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"
     r"^\W*you\s+(?:write|manage|edit|curate|run)\s[^.]{0,80}\b(?:for|on behalf of)\b|"  # "You write alt text for …"
     r"act\s+(?:as|like)\b|pretend\s+(?:to be|you are|you're|ur|you'?re)\b|^\W*be\s+(?:my|our)\s+|"
+    r"^\W*(?:please\s+)?be\s+(?:the|my|an?)\s+(?:[\w-]+\s+){0,2}(?:interviewer|manager|customer|client|"
+    r"examiner|tutor|teacher|coach|recruiter|landlord|boss|patient|doctor|game master|narrator|villain|opponent|"
+    r"investor|journalist|host|buyer|seller)\b|^\W*you(?:'ll| will)?\s+play\s+(?:everyone|everybody|all)\b|"
     r"you(?:'ll| will)\s+be\s+(?:an?|my|the)\s+(?!(?:list|set|copy|few|couple|series|number)\b)|imagine\s+(?:you are|"
     r"you're|that you are)|"
     r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
@@ -510,7 +513,8 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
         return {E}
     if R in cues:
         role_and_task = re.match(r"^\W*(?:" + _AS_PERSONA + r"|you are\b[^;.]{0,120};|"
-                                 r"(?:please\s+|i want you to\s+)?act as\b[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
+                                 r"(?:please\s+|i want you to\s+)?(?:act as|pretend (?:you're|you are|to be))\b"
+                                 r"[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
                                  _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
     if O in cues:
