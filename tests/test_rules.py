@@ -502,6 +502,8 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
     ("Du bist „Wattson“, der digitale Assistent der Stadtwerke.\nKundennummer: {kundennummer}\nTarif: {tarif}\n"
      "Nachricht: {nachricht}", ["R", "A", "A", "D"]),
     ("Eres redactor/a de anuncios para una agencia de Valencia.\nTono: cercano pero profesional.", ["R", "O"]),
+    ("Corrige les fautes de ce texte.\nTon : chaleureux, tutoiement.\nTermine par un mot d'encouragement.", ["D", "O", "O"]),
+    ("Schrijf een antwoord aan de inwoner.\nSluit af met de vraag of je nog ergens mee kunt helpen.", ["D", "O"]),
     ("Tu es Léa, coach du sommeil.\n\nDéroulement d'une séance :\n1. Demande comment se sont passées les nuits.\n"
      "2. Propose au maximum deux changements.", ["R", "D", "D", "D"]),
 ])

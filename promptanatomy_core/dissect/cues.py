@@ -222,6 +222,7 @@ OUTPUT = _rx(
     r"^\W*write (?:it |them |everything |your \w+ |the \w+ )?(?:in|for|using)\b|\baddress (?:the|each) \w+ directly\b|"
     r"^\W*refer to\b.{0,40}\b(?:by|as)\b|" + _REASON_THEN_ANSWER.pattern + "|"
     r"^\W*(?:structure|sections|headings|columns|layout)\s*:\s*(?!\d)\S|"
+    r"^\W*(?:tono|toon|stil|estilo|stile|ton\s(?=:)|register|registre|registro)\s*:\s*\S|"  # "Tono: cercano", "Ton : …"
     r"^\W*(?:use|follow)\s+(?:the|this|a|these)\s+(?:\w+\s+)?(?:structure|layout|outline)\b|"
     r"^\W*(?:short|brief|quick) (?:answer|reply|version)\b|\bmake (?:it|them) (?:any )?(?:longer|shorter)\b|\b(?:lines?|words?|sentences?|paragraphs?) max\b|"
     r"\b(?:about|around|under|max) \d+ (?:minutes?|seconds?) (?:when |to be )?(?:read|spoken|said)\b|"

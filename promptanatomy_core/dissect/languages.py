@@ -57,11 +57,12 @@ _IMPERATIVES = (
     "correggimi traducimi fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi "
     # Dutch
     "schrijf herschrijf vertaal vat maak geef leg help beantwoord analyseer corrigeer controleer vergelijk beschrijf "
-    "bereken noem zoek kies beoordeel stel formuleer verbeter noteer vermeld"
+    "bereken noem zoek kies beoordeel stel formuleer verbeter noteer vermeld sluit"
 ).split()
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
-_FORM_VERBS = frozenset("réponds répondez responde responda rispondi dame deme dammi gib donne donnez geef".split())
+_FORM_VERBS = frozenset("réponds répondez responde responda rispondi dame deme dammi gib donne donnez geef sluit "
+                        "termine terminez termina beende".split())
 
 
 def _verbs(words: set[str] | list[str]) -> str:
@@ -97,6 +98,8 @@ OUTPUT = re.compile(
     r"de usted\b|\btutea|"
     r"\b(?:en|auf|in|em|in het)\s+(?:français|anglais|espagnol|allemand|deutsch|englisch|französisch|spanisch|español|"
     r"inglés|francés|alemán|português|inglês|italiano|inglese|nederlands|engels|duits|frans)\b|"
+    r"^\W*(?:sluit (?:\w+ )?af met|termine[sz]? (?:par|avec)|termina(?: \w+){0,2} con|beende (?:\w+ )?mit|"
+    r"finaliza con|conclu[iy]\w* con)\b|"  # how the reply ends: "Termine par un mot d'encouragement."
     r"\b(?:korte|eenvoudige) zinnen\b|\b(?:eenvoudige|begrijpelijke) taal\b|\btaalniveau\b|\bspreek (?:de \w+ )?aan met\b|\b(?:u|je)-vorm\b|\bopsomming\w*\b|"
     r"\b(?:\d+|deux|trois|quatre|cinq|zwei|drei|vier|fünf|dos|tres|cuatro|cinco|duas|três|quatro|due|tre|quattro|"
     r"cinque|twee|drie|vier|vijf)\s+(?:mots|phrases|paragraphes|lignes|wörter|wörtern|sätze|sätzen|absätze|zeilen|palabras|frases|"
