@@ -502,7 +502,8 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
     ("Du bist „Wattson“, der digitale Assistent der Stadtwerke.\nKundennummer: {kundennummer}\nTarif: {tarif}\n"
      "Nachricht: {nachricht}", ["R", "A", "A", "D"]),
     ("Eres redactor/a de anuncios para una agencia de Valencia.\nTono: cercano pero profesional.", ["R", "O"]),
-    ("Corrige les fautes de ce texte.\nTon : chaleureux, tutoiement.\nTermine par un mot d'encouragement.", ["D", "O", "O"]),
+    ("Corrige les fautes de ce texte.\nTon : chaleureux, tutoiement.\nTermine par un mot d'encouragement.",
+     ["D", "O", "O"]),
     ("Schrijf een antwoord aan de inwoner.\nSluit af met de vraag of je nog ergens mee kunt helpen.", ["D", "O"]),
     ("Tu es Léa, coach du sommeil.\n\nDéroulement d'une séance :\n1. Demande comment se sont passées les nuits.\n"
      "2. Propose au maximum deux changements.", ["R", "D", "D", "D"]),
@@ -1050,7 +1051,8 @@ def test_tools_listed_below_a_consulted_heading_and_a_structure_given_as_a_field
 
 def test_criteria_in_other_languages_are_consulted() -> None:
     got = dict(codes("Evalúa la respuesta del agente según los criterios siguientes.\nCriterios:\n"
-                     "- Empatía (0-2): reconoce la situación del cliente.\n- Claridad (0-2): se entiende a la primera.\n\n"
+                     "- Empatía (0-2): reconoce la situación del cliente.\n"
+                     "- Claridad (0-2): se entiende a la primera.\n\n"
                      "Mensaje del cliente: {mensaje}\nRespuesta del agente: {respuesta}"))
     assert got["Criterios:"] == got["- Empatía (0-2): reconoce la situación del cliente."] == "A"
     assert got["Respuesta del agente: {respuesta}"] == "D"
@@ -1128,8 +1130,8 @@ def test_an_answer_template_of_fields_described_in_angle_brackets() -> None:
     got = dict(codes("Triage the intake message.\n\nReturn:\nlevel: <EMERGENCY|URGENT|ROUTINE>\n"
                      "staff_note: <one line for the clinician>\npatient_message: <two sentences at most>\n\n"
                      "Intake message: {message}"))
-    assert got["Return:"] == got["level: <EMERGENCY|URGENT|ROUTINE>"] == got["patient_message: <two sentences at most>"] \
-        == "O"
+    assert got["Return:"] == got["level: <EMERGENCY|URGENT|ROUTINE>"] == "O"
+    assert got["patient_message: <two sentences at most>"] == "O"
     assert got["Intake message: {message}"] == "D"
 
 

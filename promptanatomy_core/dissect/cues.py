@@ -45,7 +45,8 @@ _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|r
 #: "Meet Nova, the …", "Nova is the in-app support assistant for …".
 NAMED_PERSONA = re.compile(r"^\W*(?:(?i:this is the (?:system )?prompt for|meet)\s+([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)?,"
                            r"\s+(?i:an?|the|our|your)\s|"
-                           r"([A-Z][\w'-]+)\s+is\s+(?i:an?|the|our|your)\s+(?:[\w'-]+\s+){0,4}(?i:assistant|bot|chatbot|"
+                           r"([A-Z][\w'-]+)\s+is\s+(?i:an?|the|our|your)\s+(?:[\w'-]+\s+){0,4}"
+                           r"(?i:assistant|bot|chatbot|"
                            r"agent|companion|coach|tutor|guide|concierge|advis[eo]r|helper|persona|character|host|"
                            r"narrator)\b)")
 ROLE = _rx(
@@ -86,8 +87,8 @@ ROLE_WEAK = _rx(_LEAD + r"(?:your\s+(?:expertise|experience|background|knowledge
 _YOU_TAKE_AND = (r"^\W*you\s+(?:take|read|receive|get|are given)\b.{0,80}?\band\s+(?:then\s+)?(?:output|produce|write|"
                  r"return|create|extract|summari[sz]e|list|turn|classify|rewrite)\b")
 #: A rewrite asked for by its effect: "make this sound less like chatgpt wrote it", "Can you make my email read …".
-_MAKE_THIS_SOUND = (r"^\W*(?:(?:can|could) (?:you|u)\s+)?(?:please\s+)?make (?:this|my|the|these|our)\b(?:\s+[\w'-]+){0,4}"
-                    r"\s+(?:sound|read|look|feel)\b")
+_MAKE_THIS_SOUND = (r"^\W*(?:(?:can|could) (?:you|u)\s+)?(?:please\s+)?make (?:this|my|the|these|our)\b"
+                    r"(?:\s+[\w'-]+){0,4}\s+(?:sound|read|look|feel)\b")
 #: The user announcing what they will hand over: "I'll paste the chapter", "Then I'm going to ask you a question".
 _I_WILL_GIVE = (r"(?:then\s+)?i(?:'ll| will|'m going to| am going to) (?:type|give|send|paste|provide|tell|share|"
                 r"describe|show|ask)\b")
@@ -128,7 +129,8 @@ DIRECTIVE = _rx(
     r"below is an? (?:instruction|task|question)\b|"
     + _I_WILL_GIVE + r"|" +
     MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
-    r"|\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|\blet'?s think step by step\b|"
+    r"|\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
+    r"\blet'?s think step by step\b|"
     r"\b(?:should|must|needs? to|has to)\s+(?:also\s+)?(?:mention|include|cover|tell|offer|feature|highlight|"
     r"contain)\b|\bwhat should (?:i|we) (?:do|change)\b|"
     r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b"
@@ -224,7 +226,8 @@ OUTPUT = _rx(
     r"^\W*(?:structure|sections|headings|columns|layout)\s*:\s*(?!\d)\S|"
     r"^\W*(?:tono|toon|stil|estilo|stile|ton\s(?=:)|register|registre|registro)\s*:\s*\S|"  # "Tono: cercano", "Ton : …"
     r"^\W*(?:use|follow)\s+(?:the|this|a|these)\s+(?:\w+\s+)?(?:structure|layout|outline)\b|"
-    r"^\W*(?:short|brief|quick) (?:answer|reply|version)\b|\bmake (?:it|them) (?:any )?(?:longer|shorter)\b|\b(?:lines?|words?|sentences?|paragraphs?) max\b|"
+    r"^\W*(?:short|brief|quick) (?:answer|reply|version)\b|\bmake (?:it|them) (?:any )?(?:longer|shorter)\b|"
+    r"\b(?:lines?|words?|sentences?|paragraphs?) max\b|"
     r"\b(?:about|around|under|max) \d+ (?:minutes?|seconds?) (?:when |to be )?(?:read|spoken|said)\b|"
     r"\bin (?:italics|quotation marks|bold)\b|\bunder (?:a |the )?(?:heading|header)\b|\bunder [\"“]|"
     r"\bas a timeline\b|\bin the (?:greeting|subject line|sign-?off)\b|"
@@ -304,7 +307,8 @@ OUTPUT = _rx(
     r"\b(?:keep|use) the same language\b|\b(?:at once|in one go)\b|"
     r"^\W*only\s+(?:return|output|give|reply|respond|answer|print|show)\b|"
     r"<(?P<tag>\w+)>\s*</(?P=tag)>|"
-    r"\b(?:put|wrap|write|give|place|enclose|return|output|respond|answer|reply|provide)\b[^.]{0,60}\bin\s+<\w+>\s*tags?\b|"
+    r"\b(?:put|wrap|write|give|place|enclose|return|output|respond|answer|reply|provide)\b[^.]{0,60}"
+    r"\bin\s+<\w+>\s*tags?\b|"
     r"like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
     r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|"
     r"scale)\b[^.]{0,40}\bfrom\s+\d+\b[^.]{0,30}\bto\s+\d|"

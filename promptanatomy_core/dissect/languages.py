@@ -100,9 +100,11 @@ OUTPUT = re.compile(
     r"inglés|francés|alemán|português|inglês|italiano|inglese|nederlands|engels|duits|frans)\b|"
     r"^\W*(?:sluit (?:\w+ )?af met|termine[sz]? (?:par|avec)|termina(?: \w+){0,2} con|beende (?:\w+ )?mit|"
     r"finaliza con|conclu[iy]\w* con)\b|"  # how the reply ends: "Termine par un mot d'encouragement."
-    r"\b(?:korte|eenvoudige) zinnen\b|\b(?:eenvoudige|begrijpelijke) taal\b|\btaalniveau\b|\bspreek (?:de \w+ )?aan met\b|\b(?:u|je)-vorm\b|\bopsomming\w*\b|"
+    r"\b(?:korte|eenvoudige) zinnen\b|\b(?:eenvoudige|begrijpelijke) taal\b|\btaalniveau\b|"
+    r"\bspreek (?:de \w+ )?aan met\b|\b(?:u|je)-vorm\b|\bopsomming\w*\b|"
     r"\b(?:\d+|deux|trois|quatre|cinq|zwei|drei|vier|fünf|dos|tres|cuatro|cinco|duas|três|quatro|due|tre|quattro|"
-    r"cinque|twee|drie|vier|vijf)\s+(?:mots|phrases|paragraphes|lignes|wörter|wörtern|sätze|sätzen|absätze|zeilen|palabras|frases|"
+    r"cinque|twee|drie|vier|vijf)\s+(?:mots|phrases|paragraphes|lignes|wörter|wörtern|sätze|sätzen|absätze|zeilen|"
+    r"palabras|frases|"
     r"párrafos|líneas|palavras|parágrafos|linhas|parole|frasi|paragrafi|righe|puces|stichpunkte|stichpunkten|"
     r"woorden|zinnen|alinea's|regels|"
     r"schritte|pasos|étapes|passos|passaggi|punti)\b|"
@@ -127,8 +129,8 @@ NEGATION = re.compile(r"\b(?:niemals|nie|nicht|keine?[nmrs]?|jamais|ne|pas|nunca
 #: Headings of a section on the persona, the task and the demonstrations ("## Rolle", "## Aufgabe", "Ejemplos:").
 ROLE_HEADING = re.compile(r"\b(?:rolle|rôle|rol|ruolo|papel|personnage|personaje|personaggio)\b", re.I)
 TASK_HEADING = re.compile(r"\b(?:aufgabe|auftrag|tâche|mission|tarea|tarefa|compito|objectif|objetivo|obiettivo|"
-                          r"anweisungen|consignes|instrucciones|istruzioni|instruções|taak|opdracht|instructies|déroulement|"
-                          r"ablauf|procedimiento|procedura)\b",
+                          r"anweisungen|consignes|instrucciones|istruzioni|instruções|taak|opdracht|instructies|"
+                          r"déroulement|ablauf|procedimiento|procedura)\b",
                           re.I)
 EXAMPLE_HEADING = re.compile(r"\b(?:beispiele?|exemples?|ejemplos?|esempi|esempio|exemplos?|voorbeelden)\b", re.I)
 

@@ -163,7 +163,8 @@ _SALUTATION = re.compile(r"^\s*(?i:hi|hello|hey|dear|good (?:morning|afternoon|e
 _SIGN_OFF = re.compile(r"^\s*(?:(?i:best|kind regards|regards|thanks|thank you|many thanks|cheers|sincerely|"
                        r"yours sincerely|best wishes|warm regards|cordialement|bien à vous|mit freundlichen grüßen|"
                        r"viele grüße|saludos|un saludo|atentamente|cordiali saluti|distinti saluti|atenciosamente|"
-                       r"abraços|met vriendelijke groet|hoogachtend)\b[^.!?]{0,30}|[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,2})\s*$")
+                       r"abraços|met vriendelijke groet|hoogachtend)\b[^.!?]{0,30}|"
+                       r"[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,2})\s*$")
 
 
 def _letter(texts: Sequence[str]) -> set[int]:
