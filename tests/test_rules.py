@@ -1133,6 +1133,10 @@ def test_an_answer_template_of_fields_described_in_angle_brackets() -> None:
     assert got["Return:"] == got["level: <EMERGENCY|URGENT|ROUTINE>"] == "O"
     assert got["patient_message: <two sentences at most>"] == "O"
     assert got["Intake message: {message}"] == "D"
+    got = dict(codes("Read the job posting and fill in the schema.\nField notes:\n- remote: treat \"hybrid\" as "
+                     "\"partial\".\n- seniority: \"unknown\" unless the posting states it.\nPosting:\n{posting}"))
+    assert got["Field notes:"] == got['- remote: treat "hybrid" as "partial".'] == "O"  # notes on the answer's fields
+    assert got["{posting}"] == "D"
 
 
 def test_a_question_run_together_with_the_users_situation_is_task_and_background() -> None:
