@@ -218,8 +218,8 @@ OPEN_SLOT = re.compile(r"^\s*(?:#{1,6}\s*)?[A-Z][\w ;'-]{0,30}:\s*$")
 QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 
 #: Reasoning asked for before the answer's own line: "Reason briefly, then state the answer after '####'" is form.
-_REASON_THEN_ANSWER = _rx(r"(?:reason|reasoning|working|think|explain)\b.*\bthen\b.*\b(?:answer|letter|band|verdict|"
-                          r"label|score)\b")
+_REASON_THEN_ANSWER = _rx(r"^[^.]*?\b(?:reason|reasoning|working|think|explain)\b[^.]*?\bthen\b[^.]*?\b(?:answer|"
+                          r"letter|band|verdict|label|score)\b")
 OUTPUT = _rx(
     r"^\W*write (?:it |them |everything |your \w+ |the \w+ )?(?:in|for|using)\b|\baddress (?:the|each) \w+ directly\b|"
     r"^\W*refer to\b.{0,40}\b(?:by|as)\b|" + _REASON_THEN_ANSWER.pattern + "|"
@@ -307,7 +307,7 @@ OUTPUT = _rx(
     r"\b(?:keep|use) the same language\b|\b(?:at once|in one go)\b|"
     r"^\W*only\s+(?:return|output|give|reply|respond|answer|print|show)\b|"
     r"<(?P<tag>\w+)>\s*</(?P=tag)>|"
-    r"\b(?:put|wrap|write|give|place|enclose|return|output|respond|answer|reply|provide)\b[^.]{0,60}"
+    r"^[^.]*?\b(?:put|wrap|write|give|place|enclose|return|output|respond|answer|reply|provide)\b[^.]{0,60}"
     r"\bin\s+<\w+>\s*tags?\b|"
     r"like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
     r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|"
