@@ -715,6 +715,12 @@ _NAMED_ENTRY = re.compile(r"^[\s\-*â€¢]*`?[a-z]\w*(?:\([^()]*\))?`?\s*(?::|\s[-â
 _CHAT_SLOT = re.compile(r"conversation|chat|dialog|transcript|messages", re.I)
 
 
+def _consulted_slot(text: str) -> bool:
+    """A bare slot named for what the model consults: "{retrieved_articles}", "{context}" (not "{chat_history}")."""
+    return bool(PLACEHOLDER.fullmatch(text.strip()) and REFERENCE.search(text.replace("_", " ")) and
+                not _CHAT_SLOT.search(text))
+
+
 #: The slot of the task itself: "Task: {task}", "Problem the student is working on: {problem}".
 _TASK_SLOT = re.compile(r"^\W*(?:the\s+)?(?:user'?s\s+)?(?:task|instructions?|goal|objective|problem|assignment)\b",
                         re.I)
@@ -769,11 +775,8 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next or \
             bool(key and REFERENCE.fullmatch(key[0]) and (key[1] or not last and INPUT_LABEL.match(s.text))) or \
-            bool(PLACEHOLDER.fullmatch(s.text.strip()) and REFERENCE.search(s.text.replace("_", " ")) and
-                 not _CHAT_SLOT.search(s.text)) or setting_field
-        # "Articles:" above "{retrieved_articles}" labels what the model consults
-        reference = reference or bool(label_above and PLACEHOLDER.fullmatch(nxt) and
-                                      REFERENCE.search(nxt.replace("_", " ")) and not _CHAT_SLOT.search(nxt))
+            _consulted_slot(s.text) or setting_field or \
+            label_above and _consulted_slot(nxt)  # "Articles:" above "{retrieved_articles}"
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
         info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
