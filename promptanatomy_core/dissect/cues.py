@@ -114,8 +114,8 @@ DIRECTIVE = _rx(
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b|" + _YOU_TAKE_AND
     + r"|(?:each|every)\s+(?:question|item|ad|post|email|slide|card|option|answer|tweet|headline|title|idea)\s+"
     r"(?:needs?|should|must)\b"
-    r"|i\s+(?:want|need|would like|'d like)\s+(?:to\s+)?know\b|" + _MAKE_THIS_SOUND + r""
-    r"|you(?:'re| are)\s+(?:now\s+)?(?:grading|reviewing|evaluating|judging|scoring|rating|marking|checking|"
+    r"|i\s+(?:want|need|would like|'d like)\s+(?:to\s+)?know\b|" + _MAKE_THIS_SOUND
+    + r"|you(?:'re| are)\s+(?:now\s+)?(?:grading|reviewing|evaluating|judging|scoring|rating|marking|checking|"
     r"screening|triaging|moderating|classifying|labell?ing|tagging|extracting|summari[sz]ing|translating|drafting|"
     r"writing|answering|helping|assisting|editing|proofreading|auditing|comparing)\b"
     r"|(?:the|this)\s+(?:assistant|model|bot|chatbot|agent|ai|system)\s+(?:should|must|will|is to|needs to)\s+"
