@@ -1103,6 +1103,8 @@ def test_fields_of_a_standards_section_tags_read_from_and_the_task_as_what_the_m
     got = dict(codes("You are an expert at extracting key takeaways from talks. You take a transcript and output the "
                      "most important ideas."))
     assert "D" in got["You take a transcript and output the most important ideas."]
+    for text in ("You parse CVs for a recruitment platform.", "You resolve the GitHub issue given below."):
+        assert codes(text) == [(text, "D")], text  # the task, said of the model in the present tense
 
 
 def test_a_tone_section_holds_its_lines_and_material_announced_with_a_colon_closes_the_prompt() -> None:

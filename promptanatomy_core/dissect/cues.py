@@ -111,7 +111,8 @@ DIRECTIVE = _rx(
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose|"
     r"aim)\s+"
     r"(?:is|will be)\b"
-    r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage)\b|" + _YOU_TAKE_AND
+    r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage|parse|extract|classify|"
+    r"route|grade|score|resolve|summari[sz]e|tag|label|screen|convert|generate)\b|" + _YOU_TAKE_AND
     + r"|(?:each|every)\s+(?:question|item|ad|post|email|slide|card|option|answer|tweet|headline|title|idea)\s+"
     r"(?:needs?|should|must)\b"
     r"|i\s+(?:want|need|would like|'d like)\s+(?:to\s+)?know\b|" + _MAKE_THIS_SOUND
