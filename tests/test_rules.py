@@ -504,6 +504,7 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
     ("Eres redactor/a de anuncios para una agencia de Valencia.\nTono: cercano pero profesional.", ["R", "O"]),
     ("Corrige les fautes de ce texte.\nTon : chaleureux, tutoiement.\nTermine par un mot d'encouragement.",
      ["D", "O", "O"]),
+    ("Beantworte die Frage anhand der Auszüge.\nNenne keine Preise, die nicht in den Auszügen stehen.", ["D", "A"]),
     ("Schrijf een antwoord aan de inwoner.\nSluit af met de vraag of je nog ergens mee kunt helpen.", ["D", "O"]),
     ("Tu es Léa, coach du sommeil.\n\nDéroulement d'une séance :\n1. Demande comment se sont passées les nuits.\n"
      "2. Propose au maximum deux changements.", ["R", "D", "D", "D"]),
@@ -1139,6 +1140,10 @@ def test_an_answer_template_of_fields_described_in_angle_brackets() -> None:
                      "\"partial\".\n- seniority: \"unknown\" unless the posting states it.\nPosting:\n{posting}"))
     assert got["Field notes:"] == got['- remote: treat "hybrid" as "partial".'] == "O"  # notes on the answer's fields
     assert got["{posting}"] == "D"
+    got = dict(codes("Extract the invoice fields from the document text below.\n{format_instructions}\n"
+                     "Document:\n{document_text}"))
+    assert got["{format_instructions}"] == "O"  # the slot the application fills with the answer's form
+    assert got["{document_text}"] == "D"
 
 
 def test_a_question_run_together_with_the_users_situation_is_task_and_background() -> None:

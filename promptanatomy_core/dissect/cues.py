@@ -471,8 +471,14 @@ def _introduces(text: str, foreign: bool) -> bool:
     return bool(INTRO.match(text) or foreign and languages.INTRO.search(text))
 
 
+#: A slot that the application fills with the answer's form: "{format_instructions}", "{{ output_schema }}".
+FORM_SLOT = re.compile(r"\{\{?\s*\w*(?:format|schema)\w*\s*\}\}?", re.I)
+
+
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
+    if FORM_SLOT.fullmatch(text.strip()):
+        return {O}
     head = _INPUT_ARRIVES.sub("", _DEFINITION.sub("", text[:400]))  # "When the user gives you a draft, rewrite it"
     if _PERSONA_LABEL.match(text) and not cues_of(head) - {R}:
         return {R}  # "Role: Senior UX researcher"
@@ -511,6 +517,8 @@ def cues_of(text: str) -> set[Component]:
         found.add(A)
     if O in found and re.match(r"^\W*(?:why|how come)\b", head, re.I) and QUESTION.search(head):
         found.discard(O)  # 'Why does this return "[object Object]10"?' asks about the material, not for a form
+    if foreign and found == {D} and languages.NEGATION.search(" ".join(head.split()[:4])):
+        return {A}  # "Nenne keine Preise, die …", "No inventes datos": a prohibition is a rule
     return _resolve(found, head)
 
 

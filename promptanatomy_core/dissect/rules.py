@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
-from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, HEADING, INFO, INPUT_LABEL, INTRO,
-                   NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK,
-                   TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative, key_value, title_component,
-                   without_chat_markers)
+from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT, HEADING, INFO, INPUT_LABEL,
+                   INTRO, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST,
+                   ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative, key_value,
+                   title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
 
@@ -764,7 +764,7 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         bare = s.text.lstrip("# ")  # "### Input:" on its own line labels the input below it
         is_input = bool(INPUT_LABEL.match(s.text) or (bare != s.text and bare.rstrip().endswith(":") and
                                                       INPUT_LABEL.match(bare)) or
-                        PLACEHOLDER.fullmatch(s.text.strip()) or s.text.startswith("```")
+                        PLACEHOLDER.fullmatch(s.text.strip()) and not FORM_SLOT.fullmatch(s.text.strip()) or s.text.startswith("```")
                         or (last and OPEN_SLOT.match(s.text)) or key_slot or quoted)
         nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
