@@ -1019,6 +1019,10 @@ def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how
                      "Dear Hiring Manager,\nI am applying for the analyst role.\nKind regards,\nPriya Shah"))
     assert got["Don't make it longer."] == "O"
     assert got["Dear Hiring Manager,"] == got["Kind regards,"] == got["Priya Shah"] == "D"  # the letter to proofread
+    got = dict(codes("Write the hero copy for our invoicing app.\nAvoid exclamation marks.\nDon't include any code.\n"
+                     "Don't add facts that aren't in the brief."))
+    assert got["Avoid exclamation marks."] == got["Don't include any code."] == "O"  # the answer's form
+    assert got["Don't add facts that aren't in the brief."] == "A"  # a rule on the content
     got = dict(codes("I'm getting a KeyError in this function and I don't get why.\nI'm on Python 3.12.\n"
                      "I want know if the dict is the problem."))
     assert got["I'm getting a KeyError in this function and I don't get why."] == "D"  # the user's problem
