@@ -1023,6 +1023,10 @@ def test_form_of_the_reasoning_before_the_answer_the_language_written_in_and_how
                      "Don't add facts that aren't in the brief."))
     assert got["Avoid exclamation marks."] == got["Don't include any code."] == "O"  # the answer's form
     assert got["Don't add facts that aren't in the brief."] == "A"  # a rule on the content
+    got = dict(codes("How many teaspoons are in 250 ml?\nJust the number."))
+    assert got["Just the number."] == "O"
+    got = dict(codes("Consolidate the themes below.\nPut at most 12 rows in the table.\n{themes}"))
+    assert got["Put at most 12 rows in the table."] == "O"
     got = dict(codes("I'm getting a KeyError in this function and I don't get why.\nI'm on Python 3.12.\n"
                      "I want know if the dict is the problem."))
     assert got["I'm getting a KeyError in this function and I don't get why."] == "D"  # the user's problem

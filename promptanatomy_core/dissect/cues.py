@@ -230,6 +230,8 @@ OUTPUT = _rx(
     r"^\W*(?:do not|don't|never|avoid)\s+(?:(?:use|using|include|including|add|adding|put|list)\s+)?(?:any\s+)?"
     r"(?:more than \w+ )?(?:exclamation marks?|emojis?|hashtags?|markdown|bullet points?|bullets|headings?|headers?|"
     r"tables?|code|preamble|greetings?|sign-?offs?|numbering|anything (?:else|after|before)|requirements)\b|"
+    r"^\W*(?:just|only) the (?:names?|numbers?|code|answer|list|json|sql|query|result|table|translation|"
+    r"formula|command|regex)\b|\bat most \d+ (?:rows|columns|items|bullets|options|points)\b|"
     r"^\W*(?:short|brief|quick) (?:answer|reply|version)\b|\bmake (?:it|them) (?:any )?(?:longer|shorter)\b|"
     r"\b(?:lines?|words?|sentences?|paragraphs?) max\b|"
     r"\b(?:about|around|under|max) \d+ (?:minutes?|seconds?) (?:when |to be )?(?:read|spoken|said)\b|"
