@@ -146,7 +146,7 @@ def _diff(texts: Sequence[str]) -> set[int]:
     """A unified diff pasted without a fence, from its first header to its last diff or code line."""
     out: set[int] = set()
     for i, t in enumerate(texts):
-        if _DIFF_HEAD.match(t) and (i == 0 or i - 1 not in out):
+        if _DIFF_HEAD.match(t) and i not in out:  # a hunk header inside a diff already taken belongs to it
             j = i
             while j < len(texts) and (j == i or _DIFF_LINE.match(texts[j]) or _CODE.search(texts[j]) or
                                       _CODE_WEAK.search(texts[j]) or _DIFF_HEAD.match(texts[j])):
