@@ -1162,6 +1162,16 @@ def test_a_question_run_together_with_the_users_situation_is_task_and_background
         [("Why does this query return duplicates? Show the fixed query.", "AD")]  # two sentences, no background
 
 
+
+def test_quoted_words_given_as_instances_are_not_answer_options() -> None:
+    for text in ("- No superlatives we can't prove, such as \"best\" or \"lightest ever\".",
+                 'Titles such as "Dr." or "President" are not part of the PER span.'):
+        assert codes(text) == [(text, "A")], text
+    assert codes("Classify the comment as \"toxic\" or \"non-toxic\".") == \
+        [('Classify the comment as "toxic" or "non-toxic".', "DO")]  # the answer's options
+    text = 'Use gender-neutral language and avoid phrases such as "rockstar" or "ninja".'
+    assert dict(codes("Write a job ad for a backend engineer.\n" + text))[text] == "O"  # word choice is form
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
