@@ -1172,6 +1172,19 @@ def test_quoted_words_given_as_instances_are_not_answer_options() -> None:
     text = 'Use gender-neutral language and avoid phrases such as "rockstar" or "ninja".'
     assert dict(codes("Write a job ad for a backend engineer.\n" + text))[text] == "O"  # word choice is form
 
+
+def test_new_content_asked_for_to_close_the_answer_is_task_and_form() -> None:
+    got = dict(codes("Review the contract below and list the risky clauses in a table.\n"
+                     "After the table, add a two-sentence summary of the overall risk.\n"
+                     "Finish with one recommendation for the client.\nEnd with a line that says DONE."))
+    assert got["After the table, add a two-sentence summary of the overall risk."] == "DO"
+    assert got["Finish with one recommendation for the client."] == "DO"
+    assert got["End with a line that says DONE."] == "O"  # a closing line, no new content
+    got = dict(codes("Investigate the alert with the tools.\nFinish with an incident note in this structure:\n"
+                     "Status: mitigated | escalated\nNext steps: what a human should look at"))
+    assert got["Finish with an incident note in this structure:"] == "DO"
+    assert got["Status: mitigated | escalated"] == got["Next steps: what a human should look at"] == "O"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -520,6 +520,8 @@ def cues_of(text: str) -> set[Component]:
         found.add(O)
     if INFO.search(head):
         found.add(A)
+    if re.match(CLOSING_CONTENT, head, re.I):
+        found |= {D, O}
     if O in found and re.match(r"^\W*(?:why|how come)\b", head, re.I) and QUESTION.search(head):
         found.discard(O)  # 'Why does this return "[object Object]10"?' asks about the material, not for a form
     if foreign and found == {D} and languages.NEGATION.search(" ".join(head.split()[:4])):
@@ -558,6 +560,10 @@ _INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:the user|users|i|someone|
 #: A statement about the team or codebase the task happens in.
 _SETTING_FACT = _rx(r"^\W*(?:the|our)\s+(?:team|repository|repo|project|codebase|company|service)\s+(?:follows|uses|"
                     r"prefers|requires|is|has)\b")
+#: New content asked for to close the answer, which also places it: "Finish with one recommendation for …".
+CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:(?:finish|end|close|conclude)\s+with|after\s+the\s+\w+,\s*add)\s+"
+                    r"(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}?(?:summary|recommendation|rating|call to action|targets|"
+                    r"briefing|note|estimate|list of|corrected|revised|fixed)\b")
 #: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
@@ -573,6 +579,7 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
                   r"(?!(?:brief|short|single|one|few)\b)|"
                   r"^\W*(?:please\s+)?(?:write|draft|compose)\s+an?\s+(?:brief|short)\s+(?:story|poem|essay|article|"
                   r"blog post|post|email|letter|speech|script|song|bio|scene|tale|fable|play)\b|"
+                  + CLOSING_CONTENT + r"|"
                   r"^\W*(?:please\s+)?write\s+(?:the|this|this week's|our|my)\s+"  # "Write the product page copy …"
                   r"(?!(?:answer|response|reply|output|result|names?|reasoning|final|feedback|explanation)\b|"
                   r"\w+\s+as\b)")

@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
-from .cues import (CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT, HEADING, INFO, INPUT_LABEL,
-                   INTRO, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE, REQUEST,
-                   ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative, key_value,
-                   title_component, without_chat_markers)
+from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT, HEADING, INFO,
+                   INPUT_LABEL, INTRO, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE,
+                   REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative,
+                   key_value, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
 
@@ -382,7 +382,8 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
         return {A}  # "… score the reply from 1 to 5 on each criterion:" above the criteria
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
-        this = (re.search(r"\b(?:this|these)\b", sent.text, re.I) or languages.POINTER.search(sent.text)) and \
+        this = (re.search(r"\b(?:this|these)\b(?!\s+(?:structure|format|shape|layout|form|template|schema|order)\b)",
+                          sent.text, re.I) or languages.POINTER.search(sent.text)) and \
             not re.search(r"following|folgende|suivant|siguiente|seguente|seguinte|volgende", sent.text, re.I)
         named = re.search(r"\bthe following\s+(?:\w+\s+){0,2}?(?:json|yaml|xml|csv|text|data|code|email|message|list|"
                           r"sentences?|paragraphs?|reviews?|records?|table|passage|article|document|snippet|function|"
@@ -650,7 +651,7 @@ def _later_instruction(own: set[Component], sent: _Sent) -> set[Component]:
     if D not in own or R in own or sent.input_label or not is_imperative(sent.text):
         return own
     if re.search(r"\b(?:below|following|above|attached|these|this (?:text|code|data|article|email|message))\b",
-                 sent.text, re.I) or re.match(r"^\W*now\b", sent.text, re.I):
+                 sent.text, re.I) or re.match(r"^\W*now\b|" + CLOSING_CONTENT, sent.text, re.I):
         return own
     if INFO.match(sent.text):
         return {A}
