@@ -1185,6 +1185,29 @@ def test_new_content_asked_for_to_close_the_answer_is_task_and_form() -> None:
     assert got["Finish with an incident note in this structure:"] == "DO"
     assert got["Status: mitigated | escalated"] == got["Next steps: what a human should look at"] == "O"
 
+
+def test_blocks_under_a_bare_label_the_task_names_are_its_input() -> None:
+    got = dict(codes("Read the claimant's statement and the adjuster's notes and list any indicators.\n\n"
+                     "Claimant statement:\n\"I came back on Sunday and the back door was open.\"\n\n"
+                     "Adjuster notes:\nPolicy incepted 5 weeks before loss.\n\n"
+                     "Give your answer as a numbered list."))
+    assert got["Claimant statement:"] == got["Adjuster notes:"] == "D"
+    assert got['"I came back on Sunday and the back door was open."'] == "D"
+    assert got["Policy incepted 5 weeks before loss."] == "D"
+    got = dict(codes("Redact all personal data from the call transcript.\n\nTRANSCRIPT\nCaller: Hi, this is Dan."))
+    assert got["TRANSCRIPT"] == "D"
+    got = dict(codes("Mark the essay below against the rubric.\n\nRubric:\n- Argument: a clear position.\n\n"
+                     "Essay:\n{essay}"))
+    assert got["Rubric:"] == got["- Argument: a clear position."] == "A"  # consulted, though the task names it
+    got = dict(codes("Write a cold email to the prospect below.\n\nProspect:\nName: Tomás Ferreira"))
+    assert got["Prospect:"] == "A"  # the addressee, not material to work on
+
+
+def test_fields_under_the_details_below_are_the_input() -> None:
+    got = dict(codes("Using the details below, write a listing for our website.\nProperty type: terraced house\n"
+                     "Price: £245,000\n\nOpen with one line that would work as a headline."))
+    assert got["Property type: terraced house"] == got["Price: £245,000"] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -527,23 +527,57 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
                         blank_before: dict[int, bool]) -> None:
     """A "Key: value" line left as background whose key the task names ("Premise: …" under "Does the premise entail
     the hypothesis?", "Idea: …" under "Turn the idea I give you into a prompt") is the task's input, with the lines
-    that continue it."""
+    that continue it; so is a block under a bare label the task names ("Adjuster notes:" under "Read the claimant's
+    statement and the adjuster's notes and list …"), up to the next blank line."""
     task = " ".join(m.text for line in lines for m in line if D in labels[m.index] and key_value(m.text) is None)
-    named = False
+    owned = re.sub(r"(?<=\w)['’]s\b", "", task)  # "the adjuster's notes" names "Adjuster notes:"
+    named = block = False
     for line in lines:
         kv = key_value(line[0].text)
-        if kv is not None:
+        if blank_before[line[0].index]:
+            named = block = False
+        if len(line) == 1 and _bare_label(line[0].text) and labels[line[0].index] <= {A} and \
+                not line[0].reference and not REFERENCE.search(line[0].text):
+            head = _head_noun(line[0].text)
+            named = block = not _CONSULTED_NOUN.fullmatch(head) and \
+                bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I))
+            if named:
+                labels[line[0].index] = {D}
+            continue
+        if kv is not None and not block:
             key = kv[0]
             named = bool(kv[1]) and len(key.split()) <= 2 and not REFERENCE.search(key) and not line[0].reference \
                 and not line[0].text.lstrip().startswith(("-", "*", "•")) \
                 and bool(re.search(r"\b(?:the|this|these|each|both|two|my)\s+(?:\w+\s+)?" + re.escape(key) + r"s?\b",
                                    task, re.I))
-        elif blank_before[line[0].index]:
-            named = False
         if named:
             for m in line:
-                if labels[m.index] == {A} and not (m.cues - {A} if kv is not None else m.cues):
+                if labels[m.index] == {A} and (block or not (m.cues - {A} if kv is not None else m.cues)):
                     labels[m.index] = {D}
+
+
+#: What a task consults rather than works on, however it names it: "against the rubric", "the intents below".
+_CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|intents?|categor(?:y|ies)|labels?|codebook|"
+                             r"playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?|taxonomy|glossary|"
+                             r"schema|definitions?|information|info", re.I)
+#: Not the words of consulting ("against the rubric", "using the notes") or of an addressee ("to the prospect").
+_NOT_CONSULTING = r"(?<!against )(?<!using )(?<!use )(?<!per )(?<!of )(?<!to )"
+#: How the task names its material: "the notes", "my biology notes", "the hiring manager's notes".
+_NAMING = r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
+
+
+def _bare_label(text: str) -> bool:
+    """A line that only names the block below it: "Claimant statement:", "TRANSCRIPT", "Notes de consultation :"."""
+    return bool(_LABEL_ONLY.match(text) or re.fullmatch(r"\s*(?-i:[A-Z]{3,}(?: [A-Z]{3,})?)\s*", text))
+
+
+def _head_noun(label: str) -> str:
+    """The noun a label names its block by: "Claimant statement (signed):" -> "statement", "Notes from X" -> "notes"."""
+    words = re.sub(r"\([^)]*\)|[^\w\s-]", " ", label).lower().split()
+    for i, word in enumerate(words):
+        if i and word in ("from", "of", "for", "by", "on", "about", "de", "du", "des", "von", "del", "di"):
+            return words[i - 1]
+    return words[-1] if words else "\0"
 
 
 #: The user speaking of themselves (or greeting): their background, not a problem to solve.
@@ -562,12 +596,17 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
     categorise each one …" above '1. "Arrived quickly!"') are the task's input, wherever they stand in the prompt."""
     for li, line in enumerate(lines):
         last = line[-1]
-        if D not in labels[last.index] or not re.search(r"\b(?:the following|these)\b", last.text, re.I) or \
+        pointed = re.search(r"\b(?:the following|these)\s+(?:[\w-]+\s+){0,2}?(\w+)|\b(?:the following|these)\b|"
+                            r"\b(?:details|specs|specifications|particulars|facts|figures|items)\s+below\b",
+                            last.text, re.I)  # "Using the details below, write …" above "Price: £245,000"
+        if D not in labels[last.index] or not pointed or _CONSULTED_NOUN.fullmatch(pointed[1] or "") or \
                 _announced(last, labels) == {A}:  # "… on each of these dimensions:" lists what is consulted
             continue
         for lj in range(li + 1, len(lines)):
             first = lines[lj][0]
-            if blank_before[first.index] and lj > li + 1 or not _LIST_ITEM_OR_QUOTE.match(first.text):
+            kv = key_value(first.text)
+            if blank_before[first.index] and lj > li + 1 or \
+                    not (_LIST_ITEM_OR_QUOTE.match(first.text) or kv and kv[1] and len(kv[0].split()) <= 3):
                 break
             if any(m.cues - {D, A} for m in lines[lj]):
                 break
