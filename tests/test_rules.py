@@ -508,6 +508,15 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
     ("Schrijf een antwoord aan de inwoner.\nSluit af met de vraag of je nog ergens mee kunt helpen.", ["D", "O"]),
     ("Tu es Léa, coach du sommeil.\n\nDéroulement d'une séance :\n1. Demande comment se sont passées les nuits.\n"
      "2. Propose au maximum deux changements.", ["R", "D", "D", "D"]),
+    ("Rédige un courrier au médecin traitant.\n"
+     "Commence par « Cher confrère, » et termine par une formule de politesse.", ["D", "O"]),
+    ("Escribe un cuento sobre un pulpo.\nUsa frases cortas y algo de repetición, como en los cuentos tradicionales.\n"
+     "Ponle un título al principio.", ["D", "O", "O"]),
+    ("Extrais la date et le montant de la facture.\nSi une information est absente, mets la valeur null.", ["D", "O"]),
+    ("Escribe la consulta SQL de las ventas por mes.\nDame solo la consulta, sin explicación.", ["D", "O"]),
+    ("Organizza un viaggio di tre giorni a Napoli.\nRispondi in modo schematico, senza troppe chiacchiere.",
+     ["D", "O"]),
+    ("Schreib ein Bewerbungsschreiben für die Stelle.\nDer Brief soll höflich und förmlich sein.", ["D", "O"]),
 ])
 def test_cues_in_french_german_spanish_italian_and_dutch(prompt: str, expected: list[str]) -> None:
     assert [code for _, code in codes(prompt)] == expected
