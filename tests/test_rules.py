@@ -617,6 +617,14 @@ def test_an_example_announced_at_the_end_of_a_paragraph() -> None:
                      "An old silent pond\nA frog jumps into the pond"))
     assert got["Here is an example of the style I like:"] == got["An old silent pond"] == \
         got["A frog jumps into the pond"] == "E"
+    got = dict(codes("Write three limericks about working from home.\nHere's the kind of thing I like:\n"
+                     "There once was a chap on a call\nWhose cat walked across his screen wall"))
+    assert got["Here's the kind of thing I like:"] == got["Whose cat walked across his screen wall"] == "E"
+    got = dict(codes("Write 6 interview questions.\nHere's one I already have, so you can match the style:\n"
+                     "Question: Tell me about a time you gave difficult feedback.\nA strong answer names the outcome.\n"
+                     "Don't ask about family plans, age or health."))
+    assert got["Here's one I already have, so you can match the style:"] == "E"
+    assert got["Question: Tell me about a time you gave difficult feedback."] == "E"
 
 
 def test_the_users_own_material_after_the_request_and_a_system_label() -> None:

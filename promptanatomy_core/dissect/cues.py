@@ -352,7 +352,9 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
 
 EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?(?:did|worked|performed) well\b|"
                     r"[^.]{0,60}\b(?:as a guide to|as an example of|for inspiration)\b|"
-                    r"here(?:'s| is) (?:one|an? \w+) (?:that )?(?:i|we) (?:wrote|liked|loved|used|made)\b|"
+                    r"here(?:'s| is) (?:one|an? \w+) (?:that )?(?:i|we) (?:already )?(?:have|wrote|liked|loved|used|"
+                    r"made)\b|here(?:'s| is) (?:the|a) (?:kind|sort|type) of (?:thing|\w+) (?:i|we) (?:like|love|want)\b|"
+                    r"\bso (?:that )?you can (?:match|copy|follow|see) (?:the|my|our) (?:style|tone|format)\b|"
                     r"here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
                     r"samples?|demonstrations?)|here(?:'s| is| are) [^.:]{0,40}\bin (?:our|my) (?:voice|style|tone)\b|"
                     r"here'?s how (?:i|we)(?:'ve| have)? (?:been )?(?:labell?ing|labell?ed|tagging|tagged|"
