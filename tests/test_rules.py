@@ -1225,6 +1225,31 @@ def test_fields_under_the_details_below_are_the_input() -> None:
                      "Price: £245,000\n\nOpen with one line that would work as a headline."))
     assert got["Property type: terraced house"] == got["Price: £245,000"] == "D"
 
+
+def test_input_between_tags_and_pasted_sessions_plans_rows_and_php() -> None:
+    got = dict(codes("Write unit tests for the Go function in <code>.\n<code>\npackage slug\n\n"
+                     "import (\n\"strings\"\n)\n\n// Make turns a title into a URL slug.\nfunc Make(title string) string {\n}\n</code>\n"
+                     "Return a single file."))
+    assert {got[k] for k in ("<code>", '"strings"', "// Make turns a title into a URL slug.", "</code>")} == {"D"}
+    assert got["Return a single file."] == "O"
+    got = dict(codes("Summarise what we decided.\n[Mon 19:02] Ali: wales or the lakes\n[Mon 19:05] Beth: wales\n"
+                     "[Tue 08:14] Ali: ok wales then\n\nPrepare a digest.\n14:3  Q. When did you learn of it?\n"
+                     "14:5  A. Early March.\n14:9  Q. And the decision?"))
+    assert got["[Mon 19:05] Beth: wales"] == got["14:5  A. Early March."] == "D"
+    got = dict(codes("why does the pod crash?\n$ kubectl get pods -n prod\napi-7d9f8   0/1   CrashLoopBackOff   51m\n"
+                     "$ kubectl logs api-7d9f8\nError: cannot load ld-linux.so"))
+    assert got["$ kubectl get pods -n prod"] == got["api-7d9f8   0/1   CrashLoopBackOff   51m"] == "D"
+    got = dict(codes("Tell me why this query is slow.\nLimit  (cost=41.10..41.23 rows=50 width=16)\n"
+                     "->  Seq Scan on events  (cost=0.00..40.00 rows=28 width=8)\nExecution Time: 48.3 ms\n\n"
+                     "Review the alert.\n02/05 cash deposit £950 (branch)\n03/05 cash deposit £980 (ATM)"))
+    assert got["->  Seq Scan on events  (cost=0.00..40.00 rows=28 width=8)"] == "D"
+    assert got["02/05 cash deposit £950 (branch)"] == got["03/05 cash deposit £980 (ATM)"] == "D"
+    got = dict(codes("As an application security specialist, audit the PHP snippet below.\n<?php\n"
+                     "$sql = \"SELECT name FROM users WHERE id = \" . $id;\n$result = mysqli_query($conn, $sql);\n?>\n"
+                     "Name the CWE for each problem."))
+    assert got["As an application security specialist, audit the PHP snippet below."] == "DR"
+    assert got["$result = mysqli_query($conn, $sql);"] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -35,7 +35,8 @@ _TASK_VERBS = (
     r"investigate|research|diagnose|assign|split|merge|match|map|tag|grade|critique|think|standardi[sz]e|"
     r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
-    r"trace|indicate|turn|reply|respond|quiz|qualify|collect|gather|schedule|book"
+    r"trace|indicate|turn|reply|respond|quiz|qualify|collect|gather|schedule|book|audit|reconcile|transcribe|"
+    r"troubleshoot|interpret|forecast|organi[sz]e"
 )
 #: "As a senior editor," / "As the admissions assistant for Carrow's office," / "As PeopleDesk, the HR assistant,".
 _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
@@ -353,7 +354,8 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
 EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?(?:did|worked|performed) well\b|"
                     r"[^.]{0,60}\b(?:as a guide to|as an example of|for inspiration)\b|"
                     r"here(?:'s| is) (?:one|an? \w+) (?:that )?(?:i|we) (?:already )?(?:have|wrote|liked|loved|used|"
-                    r"made)\b|here(?:'s| is) (?:the|a) (?:kind|sort|type) of (?:thing|\w+) (?:i|we) (?:like|love|want)\b|"
+                    r"made)\b|"
+                    r"here(?:'s| is) (?:the|a) (?:kind|sort|type) of (?:thing|\w+) (?:i|we) (?:like|love|want)\b|"
                     r"\bso (?:that )?you can (?:match|copy|follow|see) (?:the|my|our) (?:style|tone|format)\b|"
                     r"here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
                     r"samples?|demonstrations?)|here(?:'s| is| are) [^.:]{0,40}\bin (?:our|my) (?:voice|style|tone)\b|"

@@ -10,11 +10,13 @@ from typing import Iterator, Sequence
 from .cues import TOOL_SPEC
 
 DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|~{3,}|\"\"\"|'''|<<<|>>>)\s*$")
-#: A speaker's turn: "Ana (PM): …", "[00:12] Raj: …", "Visitor: …".
-TURN = re.compile(r"^\s*(?:\[[\d:.]{4,12}\]\s*)?([A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*){0,2})(?:\s*\([^)]{1,25}\))?:\s+\S")
+#: A speaker's turn: "Ana (PM): …", "[00:12] Raj: …", "[Mon 19:02] Ali: …", "Visitor: …", a deposition's "14:3  Q. …".
+TURN = re.compile(r"^\s*(?:\[(?:\w{3} )?[\d:.]{4,12}\]\s*|\d{1,4}:\d{1,3}\s+)?"
+                  r"(?:([A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*){0,2})(?:\s*\([^)]{1,25}\))?:|(Q|A)\.)\s+\S")
 #: A line of a log ("2025-04-02T03:14:07Z INFO …", "[12:03:44] ERROR …") or of a changelog ("- feat: …").
 _RECORD = re.compile(r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}:\d{2}\]|(?:INFO|WARN(?:ING)?|ERROR|"
-                     r"DEBUG)\b|"
+                     r"DEBUG)\b|\d{1,2}/\d{1,2}(?:/\d{2,4})?\s+\S|"  # a dated row: "02/05 cash deposit £950"
+                     r"(?:->\s*)?\w[\w ]*?\s+\(cost=\d|(?:Planning|Execution) Time:|"  # a query plan (EXPLAIN)
                      r"[-*]\s+(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:)")
 _OPEN_JSON = re.compile(r"^\s*[\[{]\s*$")
 _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
@@ -24,7 +26,8 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Indices of the lines (``texts``: each line's first sentence; ``has_cues``: whether most of its sentences
     carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
-        _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts) | _letter(texts)
+        _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts) | _letter(texts) | \
+        _shell(texts, has_cues)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -55,7 +58,7 @@ def _transcript(texts: Sequence[str]) -> set[int]:
     turns = [TURN.match(t) for t in texts]
     out: set[int] = set()
     for run in runs([m is not None for m in turns]):
-        speakers = [turns[i].group(1) for i in run]
+        speakers = [turns[i].group(1) or turns[i].group(2) for i in run]
         if len(run) >= 3 and len(set(speakers)) < len(speakers):
             out.update(run)
     return out
@@ -124,6 +127,7 @@ def _quotation(texts: Sequence[str]) -> set[int]:
 #: A line of code pasted without a fence: a definition or statement, or (weaker) a line ending in ";" or "{", a
 #: closing brace, an indented body line.
 _CODE = re.compile(r"^\s*(?:def |class |async def |import \w|from [\w.]+ import |function \w|const \w|let \w|var \w|"
+                   r"\$\w+\s*(?:=|\.=|\[)|<\?php|echo\s|foreach\s*\(|"
                    r"public |private |#include|return\b[^.]*$|(?:if|for|while|elif|with)\b.*:$|else:|try:|"
                    r"except\b.*:$)")
 _CODE_WEAK = re.compile(r"[;{]\s*$|^\s*}\s*$|^(?: {4}|\t)\s*\S")
@@ -196,3 +200,21 @@ def _quoted_reply(texts: Sequence[str]) -> set[int]:
 def _records(texts: Sequence[str]) -> set[int]:
     """Runs of at least two log or changelog lines."""
     return {i for run in runs([bool(_RECORD.match(t)) for t in texts]) if len(run) >= 2 for i in run}
+
+
+#: A command typed at a shell prompt ("$ kubectl get pods -n prod"), and what a program prints: columns, errors.
+_COMMAND = re.compile(r"^\s*\$ \S")
+_PRINTED = re.compile(r"\S {2,}\S|^\s*(?:[\w.]*(?:Error|Exception|Warning)\b|Traceback\b|fatal:|error:)")
+
+
+def _shell(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
+    """A shell session: each command line with what it printed below it (lines without cues, or shaped as output)."""
+    out: set[int] = set()
+    for i, t in enumerate(texts):
+        if _COMMAND.match(t):
+            out.add(i)
+            j = i + 1
+            while j < len(texts) and not _COMMAND.match(texts[j]) and (not has_cues[j] or _PRINTED.search(texts[j])):
+                out.add(j)
+                j += 1
+    return out

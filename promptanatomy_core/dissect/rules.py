@@ -186,12 +186,19 @@ class RulesDissector(Dissector):
         carry: set[Component] | None = None  # what a line ending in ":" announces for the items below it
         carried_headings = False
         bare_label = False
+        enclosing: str | None = None  # the tag around the task's input ("<code>" … "</code>"): all of it is input
         stated, checked = False, 0
         headings: set[int] = set()  # a heading ("### Instruction:") announces the task, it does not state it
         announcer = -1  # the sentence that announced the block: a blank line may follow it, not the block's items
         listed = False  # in the block of entries a consulted heading announced across a blank line
         for li, line in enumerate(lines):
             first = line[0]
+            if enclosing is not None:
+                labels.update((m.index, {D}) for m in line)
+                closing = CLOSING_TAG.match(line[-1].text)
+                if closing and closing.group(0).strip()[2:-1] == enclosing:
+                    enclosing, mode = None, None
+                continue
             if carry is not None and mode is not E and li not in demos and li not in queries and \
                     _block_item(first.text) and not (blank_before[first.index] and first.index - 1 != announcer) and \
                     not (PLACEHOLDER.fullmatch(first.text.strip()) or INPUT_LABEL.match(first.text) and
@@ -267,6 +274,11 @@ class RulesDissector(Dissector):
                 first.input_label = False  # "- Term: 2 years maximum" under "<standards>": a field of the setting
             if first.input_label and not first.text.startswith("```"):
                 mode = D
+                opening = OPENING_TAG.match(first.text) if len(line) == 1 else None
+                if opening and any(CLOSING_TAG.match(m.text) and m.text.strip()[2:-1] == opening.group(1)
+                                   for later in lines[li + 1:li + 200] for m in later):
+                    labels[first.index], enclosing = {D}, opening.group(1)
+                    continue
                 bare_label = len(line) == 1 and _input_label_line(first.text) or first.text.rstrip().endswith(":")
             elif mode is D and (first.cues - ({D, A} if bare_label else {D})) and not PLACEHOLDER.search(first.text):
                 mode = None  # the material under a bare label ("[User question]") may read like background
