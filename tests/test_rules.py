@@ -1228,8 +1228,8 @@ def test_fields_under_the_details_below_are_the_input() -> None:
 
 def test_input_between_tags_and_pasted_sessions_plans_rows_and_php() -> None:
     got = dict(codes("Write unit tests for the Go function in <code>.\n<code>\npackage slug\n\n"
-                     "import (\n\"strings\"\n)\n\n// Make turns a title into a URL slug.\nfunc Make(title string) string {\n}\n</code>\n"
-                     "Return a single file."))
+                     "import (\n\"strings\"\n)\n\n// Make turns a title into a URL slug.\n"
+                     "func Make(title string) string {\n}\n</code>\nReturn a single file."))
     assert {got[k] for k in ("<code>", '"strings"', "// Make turns a title into a URL slug.", "</code>")} == {"D"}
     assert got["Return a single file."] == "O"
     got = dict(codes("Summarise what we decided.\n[Mon 19:02] Ali: wales or the lakes\n[Mon 19:05] Beth: wales\n"
