@@ -1250,6 +1250,15 @@ def test_input_between_tags_and_pasted_sessions_plans_rows_and_php() -> None:
     assert got["As an application security specialist, audit the PHP snippet below."] == "DR"
     assert got["$result = mysqli_query($conn, $sql);"] == "D"
 
+
+def test_more_task_verbs_apologise_say_backfill_add() -> None:
+    got = dict(codes("Draft a reply to the review below.\nApologise for the wait, and thank them for the kind words.\n"
+                     "Say whether we should ship the new button, and mention any caveats.\n"
+                     "For each question, add what a strong answer would include."))
+    assert got["Apologise for the wait, and thank them for the kind words."] == "D"
+    assert got["Say whether we should ship the new button, and mention any caveats."] == "D"
+    assert got["For each question, add what a strong answer would include."] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
