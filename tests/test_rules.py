@@ -1259,6 +1259,17 @@ def test_more_task_verbs_apologise_say_backfill_add() -> None:
     assert got["Say whether we should ship the new button, and mention any caveats."] == "D"
     assert got["For each question, add what a strong answer would include."] == "D"
 
+
+def test_what_the_artefact_must_do_or_hold_is_the_task() -> None:
+    got = dict(codes("Write lyrics for an indie-folk song about the harbour.\n"
+                     "The chorus should come back to the image of the ferry lights on the water.\n"
+                     "The questions should range from easy to hard.\nThe song should be under three minutes.\n"
+                     "The customer must confirm the order first."))
+    assert got["The chorus should come back to the image of the ferry lights on the water."] == "D"
+    assert got["The questions should range from easy to hard."] == "D"
+    assert got["The song should be under three minutes."] != "D"  # its form
+    assert got["The customer must confirm the order first."] != "D"  # a rule about a person
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -101,6 +101,14 @@ REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?hel
 MY_FIRST = (r"my first\s+(?:[\w-]+\s+)?(?:command|request|question|sentence|word|query|instruction|action|prompt|"
             r"message|input|idea|topic|task|move|line|text|suggestion|statement|order|problem|"
             r"paragraph)s?\s*(?:is\b|:)")
+#: What the artefact asked for must do or hold: "The chorus should come back to the image of …", "The headnote must
+#: state the court, …" (not its form: "should be …", "must start with …", nor people: "The customer must …").
+_ARTEFACT_SPEC = (r"^\W*(?:the|this|each|every)\s+(?!(?:user|customer|client|reader|student|team|staff|patient|caller|"
+                  r"guest|member|employee|people|person|parent|visitor|assistant|agent|model|bot|contestant|player|"
+                  r"participant|candidate|applicant|developer|programmer|author|writer|child|children|kid)s?\b)"
+                  r"(?:[\w-]+\s+){0,2}?"
+                  r"(?:should|must|has to|needs to)\s+(?:also\s+)?(?!(?:be|not|never|only|use|sound|start|end|begin|stay|"
+                  r"follow|fit|read|take|see|validate|look|feel|match|avoid|go|appear|say)\b)[a-z]{3,}")
 DIRECTIVE = _rx(
     _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
             r"once|"
@@ -134,7 +142,7 @@ DIRECTIVE = _rx(
     r"|\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
     r"\blet'?s think step by step\b|"
     r"\b(?:should|must|needs? to|has to)\s+(?:also\s+)?(?:mention|include|cover|tell|offer|feature|highlight|"
-    r"contain)\b|\bwhat should (?:i|we) (?:do|change)\b|"
+    r"contain)\b|" + _ARTEFACT_SPEC + r"|\bwhat should (?:i|we) (?:do|change)\b|"
     r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
