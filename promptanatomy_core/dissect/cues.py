@@ -107,8 +107,9 @@ _ARTEFACT_SPEC = (r"^\W*(?:the|this|each|every)\s+(?!(?:user|customer|client|rea
                   r"guest|member|employee|people|person|parent|visitor|assistant|agent|model|bot|contestant|player|"
                   r"participant|candidate|applicant|developer|programmer|author|writer|child|children|kid)s?\b)"
                   r"(?:[\w-]+\s+){0,2}?"
-                  r"(?:should|must|has to|needs to)\s+(?:also\s+)?(?!(?:be|not|never|only|use|sound|start|end|begin|stay|"
-                  r"follow|fit|read|take|see|validate|look|feel|match|avoid|go|appear|say)\b)[a-z]{3,}")
+                  r"(?:should|must|has to|needs to)\s+(?:also\s+)?"
+                  r"(?!(?:be|not|never|only|use|sound|start|end|begin|stay|follow|fit|read|take|see|validate|look|feel|"
+                  r"match|avoid|go|appear|say)\b)[a-z]{3,}")
 DIRECTIVE = _rx(
     _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
             r"once|"
