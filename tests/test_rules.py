@@ -1270,6 +1270,24 @@ def test_what_the_artefact_must_do_or_hold_is_the_task() -> None:
     assert got["The song should be under three minutes."] != "D"  # its form
     assert got["The customer must confirm the order first."] != "D"  # a rule about a person
 
+
+def test_a_dspy_prompt_format_section_demonstrations_and_query() -> None:
+    prompt = ("Answer grade-school math word problems.\n\n---\n\nFollow the following format.\n\n"
+              "Question: ${question}\nAnswer: a number with no units\n\n---\n\n"
+              "Question: A baker sells all but 23 of 168 rolls. How many does she sell?\nAnswer: 145\n\n---\n\n"
+              "Question: {question}\nAnswer:")
+    got = codes(prompt)
+    assert [c for t, c in got if t == "---"] == ["O", "O", "O"]
+    got = dict(got)
+    assert got["Question: ${question}"] == got["Answer: a number with no units"] == "O"
+    assert got["Answer: 145"] == got["How many does she sell?"] == "E"
+    assert got["Question: {question}"] == "D"
+    got = dict(codes("Answer questions with short factoid answers.\n\n---\n\nFollow the following format.\n\n"
+                     "Context: may contain relevant facts\n\nQuestion: ${question}\n\nAnswer: often 1 to 5 words\n\n"
+                     "Context:\n[1] «Lake Baikal is the deepest lake.»\n\nQuestion: Which lake is the deepest?"))
+    assert got["Context: may contain relevant facts"] == got["Question: ${question}"] == "O"
+    assert got["Question: Which lake is the deepest?"] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -300,6 +300,7 @@ class RulesDissector(Dissector):
         _label_run_on_messages(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
         _label_markers(lines, labels, sentences)
+        _label_dspy_sections(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
@@ -625,6 +626,39 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
             for m in lines[lj]:
                 if labels[m.index] == {A}:
                     labels[m.index] = {D}
+
+
+#: DSPy's announcement of the answer's fields, in the section after the instructions.
+_DSPY_FORMAT = re.compile(r"^\s*Follow the following format\.?\s*$")
+
+
+def _label_dspy_sections(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """A DSPy prompt: sections between "---" lines. The one that says "Follow the following format." describes the
+    answer's fields (Output Formatting, with the separators); those after it are demonstrations, except the last,
+    the open query."""
+    sections: list[list[list[_Sent]]] = [[]]
+    separators: list[_Sent] = []
+    for line in lines:
+        if len(line) == 1 and re.fullmatch(r"\s*-{3,}\s*", line[0].text):
+            separators.append(line[0])
+            sections.append([])
+        else:
+            sections[-1].append(line)
+    at = next((i for i, sec in enumerate(sections) if sec and _DSPY_FORMAT.match(sec[0][0].text)), None)
+    if at is None:
+        return
+    if at == len(sections) - 1:  # no separator after the fields: they end where the first field's key comes again
+        keys = [(key_value(line[0].text) or ("",))[0] for line in sections[at]]
+        again = next((j for j in range(2, len(keys)) if keys[1] and keys[j] == keys[1]), None)
+        if again is not None:
+            for m in (m for line in sections[at][:again] for m in line):
+                labels[m.index] = {O}
+        return
+    for m in separators:
+        labels[m.index] = {O}
+    for i in range(at, len(sections) - 1):
+        for m in (m for line in sections[i] for m in line):
+            labels[m.index] = {O} if i == at else {E}
 
 
 #: Chat-template tokens that close a turn or a block.
