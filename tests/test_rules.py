@@ -1288,6 +1288,12 @@ def test_a_dspy_prompt_format_section_demonstrations_and_query() -> None:
     assert got["Context: may contain relevant facts"] == got["Question: ${question}"] == "O"
     assert got["Question: Which lake is the deepest?"] == "D"
 
+
+def test_a_guidance_template_of_generated_fields_is_the_answers_form() -> None:
+    got = dict(codes("Create a shopkeeper for the quest.\n{\n\"name\": \"{{gen 'name' stop='\"'}}\",\n"
+                     "\"age\": {{gen 'age' pattern='[0-9]+'}}\n}"))
+    assert got["{"] == got["\"age\": {{gen 'age' pattern='[0-9]+'}}"] == got["}"] == "O"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -82,7 +82,7 @@ def _json_blocks(texts: Sequence[str]) -> Iterator[range]:
 
 #: A field of a JSON schema sketch: a key whose value is a type ("invoice_number": string, "due": "YYYY-MM-DD" | null).
 _TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\"?(?:string|number|integer|int|float|boolean|bool|null|array|object|"
-                          r"date|datetime|YYYY-MM-DD)\b|\[?\{)")
+                          r"date|datetime|YYYY-MM-DD)\b|\[?\{|\"?\{\{~?\s*(?:gen|select)\b)")  # guidance: {{gen 'name'}}
 
 
 def json_schema_lines(texts: Sequence[str]) -> set[int]:
