@@ -1294,6 +1294,15 @@ def test_a_guidance_template_of_generated_fields_is_the_answers_form() -> None:
                      "\"age\": {{gen 'age' pattern='[0-9]+'}}\n}"))
     assert got["{"] == got["\"age\": {{gen 'age' pattern='[0-9]+'}}"] == got["}"] == "O"
 
+
+def test_the_users_background_after_their_pasted_data_is_not_data() -> None:
+    got = dict(codes("Some of my results are flagged. Can you explain what these mean?\n\nTest | Result | Range\n"
+                     "Ferritin | 9 ug/L | 15-150\nTSH | 2.1 mU/L | 0.3-4.2\n\n"
+                     "I'm 34, female, and I've been feeling really tired for months.\nI know you're not my doctor."))
+    assert got["Ferritin | 9 ug/L | 15-150"] == "D"
+    assert got["I'm 34, female, and I've been feeling really tired for months."] == "A"
+    assert got["I know you're not my doctor."] == "A"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

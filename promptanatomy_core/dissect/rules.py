@@ -496,14 +496,19 @@ def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Compone
     this story:"), or that stand just above the open slot the answer fills ("Complex: …" above "Simple:"), are the
     task's input."""
     slot = bool(lines) and len(lines[-1]) == 1 and bool(OPEN_SLOT.match(lines[-1][0].text))  # "Simple:", "TL;DR:"
-    start = len(lines) - slot
-    for li in range(start - 1, -1, -1):
+    end = own = len(lines) - slot
+    while own > 0 and all(labels[m.index] == {A} and _ABOUT_ME.match(m.text) for m in lines[own - 1]):
+        own -= 1
+    if any(A in m.cues for line in lines[own:end] for m in line):
+        end = own  # "I'm vegetarian if that matters." after the results: the user's background, not their data
+    start = end
+    for li in range(end - 1, -1, -1):
         if INTRO.match(lines[li][-1].text):
             return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
         if any(m.cues - {A} or labels[m.index] != {A} for m in lines[li]):
             break
         start = li
-    trailing = [m for line in lines[start:len(lines) - slot] for m in line]
+    trailing = [m for line in lines[start:end] for m in line]
     earlier = [m for line in lines[:start] for m in line]
     pointed = any(D in labels[m.index] and (_POINTER.search(m.text) or
                                             _MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing))
