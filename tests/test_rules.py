@@ -1303,6 +1303,15 @@ def test_the_users_background_after_their_pasted_data_is_not_data() -> None:
     assert got["I'm 34, female, and I've been feeling really tired for months."] == "A"
     assert got["I know you're not my doctor."] == "A"
 
+
+def test_chat_form_requests_a_checklist_a_step_by_step_answer_grouping() -> None:
+    got = dict(codes("Someone drove into the back of me this morning. What should I do next?\nGive me a checklist.\n"
+                     "Please give me a simple step-by-step answer, not an essay."))
+    assert got["Give me a checklist."] == got["Please give me a simple step-by-step answer, not an essay."] == "O"
+    got = dict(codes("can you turn this into a shopping list for me\n500g chicken thighs, 1 onion\n"
+                     "group it by where stuff is in the shop pls"))
+    assert got["group it by where stuff is in the shop pls"] == "O"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -336,7 +336,10 @@ OUTPUT = _rx(
     r"\b(?P<unit>piece|clause|section|point|item) by (?P=unit)\b|"
     r"\buse\s+(?:the|this|a|an)\s+(?:[^.]{0,40}\s)?(?:table|template|layout)\b|"
     r"\bblank line\b|\bno titles?\b|^\W*sign\s+it\b|\bdon'?t (?:explain|output)\b|\ba short list\b|"
-    r"\bin the (?:first|last|opening|final) (?:sentence|line|paragraph)\b|^\W*(?:end|finish|close) on\b)"
+    r"\bin the (?:first|last|opening|final) (?:sentence|line|paragraph)\b|^\W*(?:end|finish|close) on\b|"
+    r"^\W*(?:give me|make it|put it in|format it as)\s+an?\s+(?:short\s+|simple\s+)?checklist\b|"
+    r"\bas an?\s+(?:short\s+|simple\s+)?checklist\b|\bnot an essay\b|\bstep-by-step (?:answer|list|guide)\b|"
+    r"^\W*(?:end|finish|close|wrap up) by \w+ing\b|^\W*group (?:it|them|the \w+) by\b)"
 )
 #: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
 OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*")
@@ -580,7 +583,7 @@ CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:(?:finish|end|close|conclude)\s+with|aft
 #: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
-                  r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them)\b)"
+                  r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them|(?:finish|close) (?:by|with))\b)"
                   r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|" + _TLDR + r"|" + _YOU_TAKE_AND + r"|"
                   r"^\W*(?:please\s+)?answer\s+(?:the|this|these|each|every|my)\s+(?:[\w-]+\s+){0,2}"
                   r"(?:questions?|quer(?:y|ies))\b|" + _MAKE_THIS_SOUND + r"|"
