@@ -1312,6 +1312,13 @@ def test_chat_form_requests_a_checklist_a_step_by_step_answer_grouping() -> None
                      "group it by where stuff is in the shop pls"))
     assert got["group it by where stuff is in the shop pls"] == "O"
 
+
+def test_a_greeting_that_opens_the_request_belongs_to_it() -> None:
+    for greeting in ("Hi!", "Bonjour !", "Quick question."):
+        got = codes(greeting + "\nI'm going to Lisbon in May. Can you plan four days for me?")
+        assert got[0] == (greeting, "D"), got
+    assert codes("Hello,\nThe printer on floor 2 is broken.")[0][1] != "D"  # no request to belong to
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

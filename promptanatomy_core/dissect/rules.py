@@ -298,6 +298,7 @@ class RulesDissector(Dissector):
         _describe_persona(lines, labels)
         _ensure_task(lines, labels)
         _label_run_on_messages(lines, labels)
+        _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
         _label_markers(lines, labels, sentences)
         _label_dspy_sections(lines, labels)
@@ -441,6 +442,19 @@ def _label_run_on_messages(lines: list[list[_Sent]], labels: dict[int, set[Compo
         if labels[m.index] == {D} and len(parts) > 1 and any(QUESTION.search(p) for p in parts) and \
                 any(_OWN_SITUATION.match(p) and not QUESTION.search(p) for p in parts):
             labels[m.index] = {A, D}
+
+
+#: A greeting or opener on its own: "Hi!", "Bonjour !", "Hey there,", "Quick question."
+_GREETING = re.compile(r"^\W*(?:hi|hello|hey|hiya|bonjour|salut|hola|ciao|hallo|hoi|olá|hej|good (?:morning|afternoon|"
+                       r"evening))(?: there| all| everyone)?\s*[!,.]?\s*$|^\W*quick question\s*[.:!]?\s*$", re.I)
+
+
+def _label_opening_greeting(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """A greeting that opens the user's message ("Hi!", "Quick question.") belongs to the request it opens."""
+    first = lines[0][0] if lines else None
+    if first is not None and _GREETING.match(first.text) and labels[first.index] == {A} and \
+            any(D in labels[m.index] for line in lines for m in line):
+        labels[first.index] = {D}
 
 
 def _task_in_its_first_form(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
