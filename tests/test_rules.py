@@ -1319,6 +1319,18 @@ def test_a_greeting_that_opens_the_request_belongs_to_it() -> None:
         assert got[0] == (greeting, "D"), got
     assert codes("Hello,\nThe printer on floor 2 is broken.")[0][1] != "D"  # no request to belong to
 
+
+def test_what_the_user_wants_of_the_artefact_is_the_task() -> None:
+    got = dict(codes("Help me write an email to my landlord about the boiler.\nIt broke again on Sunday.\n"
+                     "I want it fixed by Monday at the latest and I want it in writing this time.\n"
+                     "The main ideas I want covered: the dates, the cost, the deadline."))
+    assert got["I want it fixed by Monday at the latest and I want it in writing this time."] == "D"
+    assert got["The main ideas I want covered: the dates, the cost, the deadline."] == "D"
+    assert got["It broke again on Sunday."] == "A"
+    got = dict(codes("Write a bedtime story about an otter.\n"
+                     "She's nervous about kindergarten, so I'd love the otter to have a first day somewhere new."))
+    assert got["She's nervous about kindergarten, so I'd love the otter to have a first day somewhere new."] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -93,8 +93,12 @@ _MAKE_THIS_SOUND = (r"^\W*(?:(?:can|could) (?:you|u)\s+)?(?:please\s+)?make (?:t
 #: The user announcing what they will hand over: "I'll paste the chapter", "Then I'm going to ask you a question".
 _I_WILL_GIVE = (r"(?:then\s+)?i(?:'ll| will|'m going to| am going to) (?:type|give|send|paste|provide|tell|share|"
                 r"describe|show|ask)\b")
-#: A request in the first person: "I'd love help planning the route", "can you help me".
+#: A request in the first person: "I'd love help planning the route", "can you help me"; what the user wants of the
+#: artefact: "I want it fixed by Monday", "I'd love the otter to have …", "The main ideas I want covered: …".
 REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|"
+           r"\bi (?:just\s+)?(?:want|need)\s+(?:it|her|him|them|the\s+\w+|[A-Z]\w*)\s+(?:to\s+\w+|fixed|done|sorted|ready|"
+           r"in writing)\b|\bi(?:'d| would) love (?:the|my|it|her|him|them)\b(?:\s+[\w-]+)?\s+to\b|"
+           r"\b(?:ideas|points|things|topics) i want (?:covered|included|mentioned)\b|^\W*what i(?:'d| would) like\s*:|"
            r"^\W*i(?:'m| am) getting (?:an? |this |the )?[\w.]*(?:error|exception)\b|"  # the user's problem
            r"\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) (?:you|u) (?:please\s+|pls\s+)?help\b")
 #: The user's first turn after a role-play set-up: "My first request is …", "My first action: …".
