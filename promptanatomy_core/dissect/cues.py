@@ -96,8 +96,8 @@ _I_WILL_GIVE = (r"(?:then\s+)?i(?:'ll| will|'m going to| am going to) (?:type|gi
 #: A request in the first person: "I'd love help planning the route", "can you help me"; what the user wants of the
 #: artefact: "I want it fixed by Monday", "I'd love the otter to have …", "The main ideas I want covered: …".
 REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|"
-           r"\bi (?:just\s+)?(?:want|need)\s+(?:it|her|him|them|the\s+\w+|[A-Z]\w*)\s+(?:to\s+\w+|fixed|done|sorted|ready|"
-           r"in writing)\b|\bi(?:'d| would) love (?:the|my|it|her|him|them)\b(?:\s+[\w-]+)?\s+to\b|"
+           r"\bi (?:just\s+)?(?:want|need)\s+(?:it|her|him|them|the\s+\w+|[A-Z]\w*)\s+"
+           r"(?:to\s+\w+|fixed|done|sorted|ready|in writing)\b|\bi(?:'d| would) love (?:the|my|it|her|him|them)\b(?:\s+[\w-]+)?\s+to\b|"
            r"\b(?:ideas|points|things|topics) i want (?:covered|included|mentioned)\b|^\W*what i(?:'d| would) like\s*:|"
            r"^\W*i(?:'m| am) getting (?:an? |this |the )?[\w.]*(?:error|exception)\b|"  # the user's problem
            r"\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) (?:you|u) (?:please\s+|pls\s+)?help\b")
@@ -587,7 +587,8 @@ CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:(?:finish|end|close|conclude)\s+with|aft
 #: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
-                  r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them|(?:finish|close) (?:by|with))\b)"
+                  r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them|"
+                  r"(?:finish|close) (?:by|with))\b)"
                   r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|" + _TLDR + r"|" + _YOU_TAKE_AND + r"|"
                   r"^\W*(?:please\s+)?answer\s+(?:the|this|these|each|every|my)\s+(?:[\w-]+\s+){0,2}"
                   r"(?:questions?|quer(?:y|ies))\b|" + _MAKE_THIS_SOUND + r"|"
