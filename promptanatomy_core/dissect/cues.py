@@ -97,7 +97,8 @@ _I_WILL_GIVE = (r"(?:then\s+)?i(?:'ll| will|'m going to| am going to) (?:type|gi
 #: artefact: "I want it fixed by Monday", "I'd love the otter to have …", "The main ideas I want covered: …".
 REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|"
            r"\bi (?:just\s+)?(?:want|need)\s+(?:it|her|him|them|the\s+\w+|[A-Z]\w*)\s+"
-           r"(?:to\s+\w+|fixed|done|sorted|ready|in writing)\b|\bi(?:'d| would) love (?:the|my|it|her|him|them)\b(?:\s+[\w-]+)?\s+to\b|"
+           r"(?:to\s+\w+|fixed|done|sorted|ready|in writing)\b|"
+           r"\bi(?:'d| would) love (?:the|my|it|her|him|them)\b(?:\s+[\w-]+)?\s+to\b|"
            r"\b(?:ideas|points|things|topics) i want (?:covered|included|mentioned)\b|^\W*what i(?:'d| would) like\s*:|"
            r"^\W*i(?:'m| am) getting (?:an? |this |the )?[\w.]*(?:error|exception)\b|"  # the user's problem
            r"\bi(?:'d| would) like (?:it|you|them) to\b|\b(?:can|could) (?:you|u) (?:please\s+|pls\s+)?help\b")
