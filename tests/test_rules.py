@@ -1331,6 +1331,16 @@ def test_what_the_user_wants_of_the_artefact_is_the_task() -> None:
                      "She's nervous about kindergarten, so I'd love the otter to have a first day somewhere new."))
     assert got["She's nervous about kindergarten, so I'd love the otter to have a first day somewhere new."] == "D"
 
+
+def test_tone_and_length_said_in_passing_are_the_form() -> None:
+    got = dict(codes("Write a wedding toast for my sister Amy.\nFunny but with a heartfelt bit at the end.\n"
+                     "Be honest but not preachy.\nIt should sound like me: casual, no fancy words.\n"
+                     "I don't want the usual \"I'm thrilled to announce\" opener."))
+    for text in ("Funny but with a heartfelt bit at the end.", "Be honest but not preachy.",
+                 "It should sound like me: casual, no fancy words.",
+                 "I don't want the usual \"I'm thrilled to announce\" opener."):
+        assert got[text] == "O", text
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -344,7 +344,11 @@ OUTPUT = _rx(
     r"\bin the (?:first|last|opening|final) (?:sentence|line|paragraph)\b|^\W*(?:end|finish|close) on\b|"
     r"^\W*(?:give me|make it|put it in|format it as)\s+an?\s+(?:short\s+|simple\s+)?checklist\b|"
     r"\bas an?\s+(?:short\s+|simple\s+)?checklist\b|\bnot an essay\b|\bstep-by-step (?:answer|list|guide)\b|"
-    r"^\W*(?:end|finish|close|wrap up) by \w+ing\b|^\W*group (?:it|them|the \w+) by\b)"
+    r"^\W*(?:end|finish|close|wrap up) by \w+ing\b|^\W*group (?:it|them|the \w+) by\b|"
+    r"^\W*\d+\s+(?:lines|words|sentences|paragraphs|bullets|verses)\W*$|\bopener\b|\b(?:should|must)\s+sound\b|"
+    r"\bnot\s+(?:too\s+|overly\s+)?(?:preachy|cheesy|corny|cringe|cringey|salesy|pushy|stiff|sappy|gushy|smarmy)\b|"
+    r"^\W*(?:funny|warm|light|lighthearted|casual|friendly|playful|heartfelt|upbeat|cheeky|sweet|witty|gentle)\s+"
+    r"(?:but|and)\b)"
 )
 #: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
 OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*")
