@@ -1,6 +1,7 @@
 """The offline rules dissector: behaviour on typical prompts, and accuracy floors on the gold sets."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
+from promptanatomy_core.dissect.cues import OUTPUT
 from promptanatomy_core.dissect.material import runs
 from promptanatomy_core.text import PromptError
 from promptanatomy_core.types import Component
@@ -1340,6 +1342,12 @@ def test_tone_and_length_said_in_passing_are_the_form() -> None:
                  "It should sound like me: casual, no fancy words.",
                  "I don't want the usual \"I'm thrilled to announce\" opener."):
         assert got[text] == "O", text
+
+
+def test_the_form_pattern_searched_over_lower_cased_text_keeps_case_where_it_matters() -> None:
+    assert not re.search(r"(?<!\\)(?<!\(\?)[A-Z]", OUTPUT.pattern)  # an upper-case letter could never match
+    assert OUTPUT.search("Give each date as YYYY-MM-DD.") and OUTPUT.search("RESPOND WITH JSON ONLY.")
+    assert not OUTPUT.search("Meet me at the yy mm dd cafe.")  # the date format only in capitals
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical

@@ -236,7 +236,21 @@ QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 #: Reasoning asked for before the answer's own line: "Reason briefly, then state the answer after '####'" is form.
 _REASON_THEN_ANSWER = _rx(r"^[^.]*?\b(?:reason|reasoning|working|think|explain)\b[^.]*?\bthen\b[^.]*?\b(?:answer|"
                           r"letter|band|verdict|label|score)\b")
-OUTPUT = _rx(
+class _Folded:
+    """A case-insensitive pattern of lower-case words, searched as a case-sensitive one over the lower-cased text
+    (twice as fast for a long alternation: the regex engine skips an alternative on its first letter only when case
+    is exact), with the alternatives that depend on case ("YYYY-MM-DD") apart."""
+
+    def __init__(self, folded: str, cased: str) -> None:
+        self.pattern = folded
+        self._folded = re.compile(folded)
+        self._cased = re.compile(cased)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._folded.search(text.lower()) or self._cased.search(text)
+
+
+OUTPUT = _Folded(
     r"^\W*write (?:it |them |everything |your \w+ |the \w+ )?(?:in|for|using)\b|\baddress (?:the|each) \w+ directly\b|"
     r"^\W*refer to\b.{0,40}\b(?:by|as)\b|" + _REASON_THEN_ANSWER.pattern + "|"
     r"^\W*(?:structure|sections|headings|columns|layout)\s*:\s*(?!\d)\S|"
@@ -303,7 +317,7 @@ OUTPUT = _rx(
     r"(?:use|with)\s+(?:exactly\s+)?(?:these|the following)\s+"
     r"(?:sections|headings|keys|columns)\b|^[\s\-*•]*[a-z]+(?:_[a-z0-9]+)+\s*\((?:string|str|number|int|integer|"
     r"float|bool|boolean|date|datetime|list|array|object|iso)\b|prefixed\b|^\W*write\s+like\b|^\W*number\s+(?:the|"
-    r"each|them)\b|\bas\s+[YMDHS]{2,4}(?:[-/:.][YMDHS]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
+    r"each|them)\b|\bas\s+[ymdhs]{2,4}(?:[-/:.][ymdhs]{2,4})+\b|reading (?:age|grade)|^\W*length\s*:|"
     r"\b\d+\s*(?:to|-|–)\s*\d+\s+(?:words|sentences|characters|lines|bullets)\b|^\W*cite\b.*\bas\b|"
     r"(?:reply|respond|answer|say|output|print|return|write)\s+(?:with\s+)?(?:only\s+|just\s+|exactly:?\s*)?[\"“\[]|"
     r"^\W*(?:reply|respond|answer)\s+as\b|^\W*no\s+(?:tables?|emojis?|hashtags?|markdown|bullets?|lists?|headings?)\b|"
@@ -322,7 +336,7 @@ OUTPUT = _rx(
     r"^\W*be\s+(?:direct|concise|brief|blunt|succinct|terse|warm|friendly|welcoming|polite|encouraging|"
     r"professional|formal|casual)\b|^\W*(?:sound|speak|talk)\s+(?:like|human|natural|warm|friendly|casual|formal|"
     r"relaxed|in\s+(?:short|plain|simple))\b|^\W*go\s+(?P<go>\w+)\s+by\s+(?P=go)\b|"
-    r"\b(?-i:(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+)\b|rhyme scheme|"
+    r"rhyme scheme|"
     r"\bmark\s+(?:the|each)\s+\w+(?:\s+\w+)?\s+with\b|\bone per (?:message|reply|turn)\b|"
     r"\b\d+[- ]minutes?\b[^.]{0,20}\b(?:spoken|to read|read aloud|of speech)\b|"
     r"\b(?:keep|use) the same language\b|\b(?:at once|in one go)\b|"
@@ -348,7 +362,8 @@ OUTPUT = _rx(
     r"^\W*\d+\s+(?:lines|words|sentences|paragraphs|bullets|verses)\W*$|\bopener\b|\b(?:should|must)\s+sound\b|"
     r"\bnot\s+(?:too\s+|overly\s+)?(?:preachy|cheesy|corny|cringe|cringey|salesy|pushy|stiff|sappy|gushy|smarmy)\b|"
     r"^\W*(?:funny|warm|light|lighthearted|casual|friendly|playful|heartfelt|upbeat|cheeky|sweet|witty|gentle)\s+"
-    r"(?:but|and)\b)"
+    r"(?:but|and)\b)",
+    r"\b(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+\b",  # a date format: "YYYY-MM-DD"
 )
 #: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
 OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*")
