@@ -1349,6 +1349,12 @@ def test_the_form_pattern_searched_over_lower_cased_text_keeps_case_where_it_mat
     assert OUTPUT.search("Give each date as YYYY-MM-DD.") and OUTPUT.search("RESPOND WITH JSON ONLY.")
     assert not OUTPUT.search("Meet me at the yy mm dd cafe.")  # the date format only in capitals
 
+
+def test_the_arrival_of_the_input_below_is_part_of_the_task() -> None:
+    got = dict(codes("A resident has sent the message below through the council's form.\n"
+                     "Route it to the right department.\n\nMessage:\n{message}"))
+    assert got["A resident has sent the message below through the council's form."] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

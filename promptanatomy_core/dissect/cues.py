@@ -149,7 +149,9 @@ DIRECTIVE = _rx(
     r"\blet'?s think step by step\b|"
     r"\b(?:should|must|needs? to|has to)\s+(?:also\s+)?(?:mention|include|cover|tell|offer|feature|highlight|"
     r"contain)\b|" + _ARTEFACT_SPEC + r"|\bwhat should (?:i|we) (?:do|change)\b|"
-    r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b"
+    r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b|"
+    r"\b(?:received|sent|submitted|forwarded|wrote|posted)\s+(?:us\s+|me\s+)?(?:the|this|a|an)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:below|attached)\b"  # the input's arrival: "A resident has sent the message below through …"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
