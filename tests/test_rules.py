@@ -1355,6 +1355,13 @@ def test_the_arrival_of_the_input_below_is_part_of_the_task() -> None:
                      "Route it to the right department.\n\nMessage:\n{message}"))
     assert got["A resident has sent the message below through the council's form."] == "D"
 
+
+def test_numbered_quotations_below_are_pasted_below_are_the_input() -> None:
+    got = dict(codes("Below are notes from 3 exit interviews.\n[1] \"The rota is published late.\"\n"
+                     "[2] \"I was offered more elsewhere.\"\n[3] \"Short staffing, again.\"\n"
+                     "Identify the main reasons people left."))
+    assert got['[1] "The rota is published late."'] == got['[3] "Short staffing, again."'] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -619,7 +619,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|me|we|our|us|hi|hello|hey|je|j'\w+|mo
 
 
 #: A bullet, a number or an opening quotation mark at the start of a line.
-_LIST_ITEM_OR_QUOTE = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|" + OPENING_QUOTE + ")")
+_LIST_ITEM_OR_QUOTE = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|\[\d{1,3}\]\s|" + OPENING_QUOTE + ")")
 
 
 def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Component]],
@@ -629,6 +629,7 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
     for li, line in enumerate(lines):
         last = line[-1]
         pointed = re.search(r"\b(?:the following|these)\s+(?:[\w-]+\s+){0,2}?(\w+)|\b(?:the following|these)\b|"
+                            r"^\W*below (?:is|are)\b|"  # "Below are anonymised notes from 6 exit interviews …"
                             r"\b(?:details|specs|specifications|particulars|facts|figures|items)\s+below\b",
                             last.text, re.I)  # "Using the details below, write …" above "Price: £245,000"
         if D not in labels[last.index] or not pointed or _CONSULTED_NOUN.fullmatch(pointed[1] or "") or \
