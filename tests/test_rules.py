@@ -1362,6 +1362,15 @@ def test_numbered_quotations_below_are_pasted_below_are_the_input() -> None:
                      "Identify the main reasons people left."))
     assert got['[1] "The rota is published late."'] == got['[3] "Short staffing, again."'] == "D"
 
+
+def test_guidance_role_blocks_take_the_label_of_what_they_hold() -> None:
+    got = dict(codes("{{#system~}}\nYou are a game designer who writes characters for a fantasy RPG.\n{{~/system}}\n"
+                     "{{#user~}}\nCreate a shopkeeper for the town of {{town}}.\n{{~/user}}\n"
+                     "{{#assistant~}}\n{\n\"name\": \"{{gen 'name'}}\"\n}\n{{~/assistant}}"))
+    assert got["{{#system~}}"] == got["{{~/system}}"] == "R"
+    assert got["{{#user~}}"] == "D"
+    assert got["{{#assistant~}}"] == got["{{~/assistant}}"] == "O"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -477,7 +477,8 @@ _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: promp
 
 #: The special tokens of chat templates (ChatML, Llama 2 and 3, Gemma, Phi): a turn's role, or nothing to read.
 _CHAT_MARKER = re.compile(r"<\|(?:im_start|start_header_id)\|>\s*(\w+)\s*(?:<\|end_header_id\|>)?|<\|(system|user|"
-                          r"assistant)\|>|<start_of_turn>(\w+)|<\|[a-z_]+\|>|<end_of_turn>|</?s>|\[/?INST\]|<</?SYS>>")
+                          r"assistant)\|>|<start_of_turn>(\w+)|<\|[a-z_]+\|>|<end_of_turn>|</?s>|\[/?INST\]|<</?SYS>>|"
+                          r"\{\{~?[#/](?:system|user|assistant)~?\}\}")  # guidance's {{#user~}} … {{~/user}}
 _TURN_LABEL = {"user": "User: ", "human": "User: ", "assistant": "Assistant: ", "model": "Assistant: "}
 
 
@@ -487,9 +488,9 @@ _INLINE_ELEMENT = re.compile(r"^\s*<([A-Za-z_][\w-]{0,40})(?:\s[^<>]*)?>([^<>]*)
 
 def without_chat_markers(text: str) -> str:
     """``text`` as the rules read it: a turn marker becomes its label ("<|im_start|>user" → "User:"), other special
-    tokens ("<|im_end|>", "[INST]", "<<SYS>>") vanish, a line of markers only becomes empty, and a line wrapped in
-    one element reads as a field ("<comment>{comment}</comment>" → "Comment: {comment}")."""
-    if "<" not in text and "[" not in text:
+    tokens ("<|im_end|>", "[INST]", "<<SYS>>", guidance's "{{#user~}}") vanish, a line of markers only becomes empty,
+    and a line wrapped in one element reads as a field ("<comment>{comment}</comment>" → "Comment: {comment}")."""
+    if "<" not in text and "[" not in text and "{{" not in text:
         return text
     element = _INLINE_ELEMENT.match(text)
     if element:
