@@ -1371,6 +1371,16 @@ def test_guidance_role_blocks_take_the_label_of_what_they_hold() -> None:
     assert got["{{#user~}}"] == "D"
     assert got["{{#assistant~}}"] == got["{{~/assistant}}"] == "O"
 
+
+def test_content_asked_for_with_its_form_and_a_spoken_length() -> None:
+    got = dict(codes("My dad turns 70 next month.\nGive me 8 ideas with a one-line reason for each.\n"
+                     "Just give me the list, no explanation."))
+    assert got["Give me 8 ideas with a one-line reason for each."] == "DO"
+    assert got["Just give me the list, no explanation."] == "O"
+    for text in ("Write a 45-second intro for episode 12 of my podcast.", "Write the scene, about 3 pages."):
+        assert codes(text) == [(text, "DO")], text
+    assert codes("Plan a 60-minute workshop on giving feedback.")[0][1] == "D"  # how long the workshop lasts
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -364,7 +364,8 @@ OUTPUT = _Folded(
     r"^\W*\d+\s+(?:lines|words|sentences|paragraphs|bullets|verses)\W*$|\bopener\b|\b(?:should|must)\s+sound\b|"
     r"\bnot\s+(?:too\s+|overly\s+)?(?:preachy|cheesy|corny|cringe|cringey|salesy|pushy|stiff|sappy|gushy|smarmy)\b|"
     r"^\W*(?:funny|warm|light|lighthearted|casual|friendly|playful|heartfelt|upbeat|cheeky|sweet|witty|gentle)\s+"
-    r"(?:but|and)\b)",
+    r"(?:but|and)\b|\b\d+[- ](?:second|minute)s?\s+(?:[\w-]+\s+){0,2}(?:intro|script|speech|toast|monologue|pitch|"
+    r"voiceover|read)\b(?!\s+with\b)|\b(?:about|around|roughly|under|at most)\s+\d+\s+pages?\b)",  # spoken length
     r"\b(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+\b",  # a date format: "YYYY-MM-DD"
 )
 #: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
@@ -624,6 +625,10 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
                   r"^\W*(?:please\s+)?(?:write|draft|compose)\s+an?\s+(?:brief|short)\s+(?:story|poem|essay|article|"
                   r"blog post|post|email|letter|speech|script|song|bio|scene|tale|fable|play)\b|"
                   + CLOSING_CONTENT + r"|"
+                  r"^\W*(?:(?:please|can you|could you|pls)\s+)?(?:give|make|show|send)\s+me\s+(?:like\s+)?"
+                  r"(?:\d+|an?|the|one|two|three|four|five|six|seven|eight|nine|ten|some)\s+"  # the content asked for
+                  r"(?!(?:[\w-]+\s+){0,2}(?:answer|list|checklist|recommendation|version|back)\b)"
+                  r"(?![^.]*\b(?:first|then|just|only)\b)|"
                   r"^\W*(?:please\s+)?write\s+(?:the|this|this week's|our|my)\s+"  # "Write the product page copy …"
                   r"(?!(?:answer|response|reply|output|result|names?|reasoning|final|feedback|explanation)\b|"
                   r"\w+\s+as\b)")
