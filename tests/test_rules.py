@@ -1381,6 +1381,13 @@ def test_content_asked_for_with_its_form_and_a_spoken_length() -> None:
         assert codes(text) == [(text, "DO")], text
     assert codes("Plan a 60-minute workshop on giving feedback.")[0][1] == "D"  # how long the workshop lasts
 
+
+def test_what_to_leave_out_or_untouched_is_a_rule_what_to_leave_empty_is_form() -> None:
+    got = dict(codes("Write the minutes of the meeting transcript below.\nLeave out the small talk at the start.\n"
+                     "Leave the original file untouched.\nLeave a field empty rather than guessing it."))
+    assert got["Leave out the small talk at the start."] == got["Leave the original file untouched."] == "A"
+    assert got["Leave a field empty rather than guessing it."] == "O"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
