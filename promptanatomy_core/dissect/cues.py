@@ -238,6 +238,13 @@ QUESTION = re.compile(r"\?[\"')\]]*\s*$")
 #: Reasoning asked for before the answer's own line: "Reason briefly, then state the answer after '####'" is form.
 _REASON_THEN_ANSWER = _rx(r"^[^.]*?\b(?:reason|reasoning|working|think|explain)\b[^.]*?\bthen\b[^.]*?\b(?:answer|"
                           r"letter|band|verdict|label|score)\b")
+#: The form of the material judged or reviewed, not of the answer: "style and length don't matter", "Do not comment
+#: on formatting; black handles that", "Ignore pure formatting issues".
+_FORM_AS_TOPIC = _rx(r"\b(?:style|formatting|format|length|tone|politeness|whitespace)(?: issues)?\b[^.;]{0,30}"
+                     r"\b(?:do|does)\s*(?:n't|not)\s+(?:matter|count|affect)\b|"
+                     r"\b(?:ignore|comment on|flag|nitpick)\s+(?:\w+\s+){0,2}?(?:formatting|style|whitespace)\b")
+
+
 class _Folded:
     """A case-insensitive pattern of lower-case words, searched as a case-sensitive one over the lower-cased text
     (twice as fast for a long alternation: the regex engine skips an alternative on its first letter only when case
@@ -303,7 +310,8 @@ OUTPUT = _Folded(
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
-    r"\bexplanations?\b|\buse null\b|^\W*(?:add|append|prepend)\b|^\W*leave\b[^.]{0,30}\b(?:empty|blank|null)\b|plain text|"
+    r"\bexplanations?\b|\buse null\b|^\W*(?:add|append|prepend)\b|^\W*leave\b[^.]{0,30}\b(?:empty|blank|null)\b|"
+    r"plain text|"
     r"second person|present tense|past tense|latex\b|\bin\s+(?:british|american|us|uk|brazilian|european|canadian)\s+"
     r"(?:english|portuguese|spanish|french)\b|\bmax(?:imum)?\.?\s+\d+\s*(?:characters|chars|words)\b|"
     r"^\W*(?:vibe|tone|style|voice|register)\s*[=:]|(?:start|begin|end|finish|close)\s+(?:your|the|every|"
@@ -567,6 +575,8 @@ def cues_of(text: str) -> set[Component]:
         found.add(A)
     if re.match(CLOSING_CONTENT, head, re.I):
         found |= {D, O}
+    if O in found and _FORM_AS_TOPIC.search(head):
+        found = (found - {O, D}) | {A}  # "Style and length do not affect the score": a rule of judging, not the form
     if O in found and re.match(r"^\W*(?:why|how come)\b", head, re.I) and QUESTION.search(head):
         found.discard(O)  # 'Why does this return "[object Object]10"?' asks about the material, not for a form
     if foreign and found == {D} and languages.NEGATION.search(" ".join(head.split()[:4])):
