@@ -1393,7 +1393,8 @@ def test_the_form_of_what_is_judged_is_a_rule_not_the_answers_form() -> None:
     for text in ("Style, length and politeness do not affect the score.",
                  "Ignore pure formatting issues; the CI already runs black and ruff.",
                  "- Do not comment on formatting; black handles that."):
-        assert dict(codes("Review the pull request for bugs.\n" + text + "\nList each bug with its line."))[text] == "A", text
+        got = dict(codes("Review the pull request for bugs.\n" + text + "\nList each bug with its line."))
+        assert got[text] == "A", text
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
