@@ -37,6 +37,9 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "harbor (dev after a first blind run)": HERE / "data/harbor_prompts.jsonl",
              "atlas (dev after a first blind run)": HERE / "data/atlas_prompts.jsonl",
              "meadow (dev after a first blind run)": HERE / "data/meadow_prompts.jsonl",
+             "orchard (dev after a first blind run)": HERE / "data/orchard_prompts.jsonl",
+             "delta (dev after a first blind run)": HERE / "data/delta_prompts.jsonl",
+             "glade (dev after a first blind run)": HERE / "data/glade_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -44,7 +47,9 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "bunker (never looked at)": HERE / "data/bunker_prompts.jsonl",
              "quarry (never looked at)": HERE / "data/quarry_prompts.jsonl",
              "cellar (never looked at)": HERE / "data/cellar_prompts.jsonl",
-             "attic (never looked at)": HERE / "data/attic_prompts.jsonl"}
+             "attic (never looked at)": HERE / "data/attic_prompts.jsonl",
+             "cavern (never looked at)": HERE / "data/cavern_prompts.jsonl",
+             "burrow (never looked at)": HERE / "data/burrow_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
