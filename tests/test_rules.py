@@ -1396,6 +1396,15 @@ def test_the_form_of_what_is_judged_is_a_rule_not_the_answers_form() -> None:
         got = dict(codes("Review the pull request for bugs.\n" + text + "\nList each bug with its line."))
         assert got[text] == "A", text
 
+
+def test_a_pasted_ingredient_list_and_more_code_lines_are_material() -> None:
+    got = dict(codes("This pancake recipe serves 4. Can you scale the quantities for 10 people?\n"
+                     "- 2 cups flour\n- 1.5 cups milk\n- 3 eggs\n- a pinch of salt\nMetric units please."))
+    assert got["- 2 cups flour"] == got["- 3 eggs"] == got["- a pinch of salt"] == "D"
+    got = dict(codes("Translate these iOS strings into German.\n\"onboarding.cta\" = \"Get started\";\n"
+                     "\"paywall.trial\" = \"Try Pro free for %d days\";\nKeep the keys unchanged."))
+    assert got['"onboarding.cta" = "Get started";'] == got['"paywall.trial" = "Try Pro free for %d days";'] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

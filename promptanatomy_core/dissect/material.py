@@ -27,7 +27,7 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
         _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts) | _letter(texts) | \
-        _shell(texts, has_cues)
+        _shell(texts, has_cues) | _ingredients(texts)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -127,7 +127,7 @@ def _quotation(texts: Sequence[str]) -> set[int]:
 #: A line of code pasted without a fence: a definition or statement, or (weaker) a line ending in ";" or "{", a
 #: closing brace, an indented body line.
 _CODE = re.compile(r"^\s*(?:def |class |async def |import \w|from [\w.]+ import |function \w|const \w|let \w|var \w|"
-                   r"\$\w+\s*(?:=|\.=|\[)|<\?php|echo\s|foreach\s*\(|"
+                   r"\$\w+\s*(?:=|\.=|\[)|<\?php|\?>\s*$|echo\s|foreach\s*\(|raise\s+\w+|\"[\w.-]+\"\s*=\s*\"|"
                    r"public |private |#include|return\b[^.]*$|(?:if|for|while|elif|with)\b.*:$|else:|try:|"
                    r"except\b.*:$)")
 _CODE_WEAK = re.compile(r"[;{]\s*$|^\s*}\s*$|^(?: {4}|\t)\s*\S")
@@ -218,3 +218,16 @@ def _shell(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
                 out.add(j)
                 j += 1
     return out
+
+
+#: A quantity with its unit at the start of a line: "- 2 cups flour", "200 g de lardons", "1/2 tsp salt".
+_QUANTITY = re.compile(r"^\s*(?:[-*•]\s*)?(?:\d+(?:[.,/]\d+)?|½|¼|¾)\s*(?:g|kg|mg|ml|cl|dl|l|oz|lbs?|cups?|tbsp|tsp|"
+                       r"tablespoons?|teaspoons?|pinch(?:es)?|cloves?|cans?|tins?|slices?|eggs?|œufs?|huevos?|eier)\b",
+                       re.I)
+
+
+def _ingredients(texts: Sequence[str]) -> set[int]:
+    """A list of ingredients or quantities pasted to work on: a run of list lines (or of lines) at least three of
+    which start with a quantity and its unit."""
+    bullet = [bool(re.match(r"\s*[-*•]\s", t)) or bool(_QUANTITY.match(t)) for t in texts]
+    return {i for run in runs(bullet) if sum(bool(_QUANTITY.match(texts[j])) for j in run) >= 3 for i in run}
