@@ -80,9 +80,10 @@ def _json_blocks(texts: Sequence[str]) -> Iterator[range]:
             start = None
 
 
-#: A field of a JSON schema sketch: a key whose value is a type ("invoice_number": string, "due": "YYYY-MM-DD" | null).
+#: A field of a JSON schema sketch: a key whose value is a type ("invoice_number": string, "due": "YYYY-MM-DD" | null)
+#: or a slot the model fills (guidance's "name": "{{gen 'name'}}").
 _TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\"?(?:string|number|integer|int|float|boolean|bool|null|array|object|"
-                          r"date|datetime|YYYY-MM-DD)\b|\[?\{|\"?\{\{~?\s*(?:gen|select)\b)")  # guidance: {{gen 'name'}}
+                          r"date|datetime|YYYY-MM-DD)\b|\[?\{|\"?\{\{~?\s*(?:gen|select)\b)")
 
 
 def json_schema_lines(texts: Sequence[str]) -> set[int]:
