@@ -519,6 +519,8 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
     ("Organizza un viaggio di tre giorni a Napoli.\nRispondi in modo schematico, senza troppe chiacchiere.",
      ["D", "O"]),
     ("Schreib ein Bewerbungsschreiben für die Stelle.\nDer Brief soll höflich und förmlich sein.", ["D", "O"]),
+    ("Réponds à l'avis de la cliente.\nRemercie la cliente et propose-lui une chambre côté jardin.", ["D", "D"]),
+    ("Sei un barista di Roma.\nInizia tu salutando lo studente e chiedendo cosa vuole ordinare.", ["R", "D"]),
 ])
 def test_cues_in_french_german_spanish_italian_and_dutch(prompt: str, expected: list[str]) -> None:
     assert [code for _, code in codes(prompt)] == expected

@@ -36,27 +36,29 @@ _IMPERATIVES = (
     "génère générez identifie identifiez vérifie vérifiez compare comparez décris décrivez reformule reformulez "
     "calcule calculez trouve trouvez indique indiquez choisis choisissez évalue évaluez transforme transformez "
     "prépare préparez complète complétez suggère suggérez relis relisez inclus incluez mentionne mentionnez "
-    "extrais extrayez organise organisez planifie planifiez "
+    "extrais extrayez organise organisez planifie planifiez demande demandez demande-lui demandez-lui remercie "
+    "remerciez reconnais reconnaissez "
     # German
     "schreib schreibe übersetze übersetz fasse fass erkläre erklär erstelle korrigiere gib hilf beantworte analysiere "
     "formuliere prüfe überprüfe nenne beschreibe vergleiche berechne finde bewerte ordne klassifiziere zeig zeige mach "
-    "mache entwirf verfasse liste erwähne extrahiere organisiere plane "
+    "mache entwirf verfasse liste erwähne extrahiere organisiere plane frage sortiere bedanke "
     # Spanish
     "escribe escriba traduce traduzca resume resuma explica explique corrige corrija dame deme ayúdame ayúdeme "
     "redacta redacte haz haga genera genere analiza analice clasifica clasifique responde responda crea cree "
     "identifica identifique revisa revise compara compare describe describa calcula calcule encuentra encuentre "
     "indica indique elige elija evalúa evalúe prepara prepare completa complete sugiere sugiera enumera enumere "
-    "incluye incluya menciona mencione extrae extraiga organiza organice planifica planifique "
+    "incluye incluya menciona mencione extrae extraiga organiza organice planifica planifique ordena ordene pide "
+    "pídele agradece agradezca "
     # Portuguese
     "escreva traduza resuma corrija redija faça gere analise classifique crie descreva calcule encontre escolha "
     "avalie sugira liste escreve traduz faz ajude-me ajuda-me inclua mencione extraia organize planeje "
     # Italian
     "scrivi traduci riassumi spiega correggi dammi aiutami redigi fai analizza rispondi identifica rivedi confronta "
     "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga includi menziona "
-    "estrai organizza pianifica prepara crea genera "
+    "estrai organizza pianifica prepara crea genera chiedi chiedigli inizia ringrazia ordina "
     # with the pronoun attached ("Hazme una simulación …", "Fammi un riassunto …", "Explique-moi …")
-    "hazme escríbeme explícame dime cuéntame mándame pásame corrígeme tradúceme fammi scrivimi spiegami dimmi "
-    "correggimi traducimi fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi "
+    "hazme escríbeme explícame explícamelo dime cuéntame mándame pásame corrígeme tradúceme fammi scrivimi spiegami "
+    "dimmi correggimi traducimi fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi "
     # Dutch
     "schrijf herschrijf vertaal vat maak geef leg help beantwoord analyseer corrigeer controleer vergelijk beschrijf "
     "bereken noem zoek kies beoordeel stel formuleer verbeter noteer vermeld sluit"
