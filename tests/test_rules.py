@@ -1407,6 +1407,19 @@ def test_a_pasted_ingredient_list_and_more_code_lines_are_material() -> None:
                      "\"paywall.trial\" = \"Try Pro free for %d days\";\nKeep the keys unchanged."))
     assert got['"onboarding.cta" = "Get started";'] == got['"paywall.trial" = "Try Pro free for %d days";'] == "D"
 
+
+def test_items_pointed_at_mid_paragraph_code_lines_and_a_label_closing_the_request() -> None:
+    got = dict(codes("Format these references in APA 7th edition. Where the DOI is missing, leave it out.\n\n"
+                     "- smith j 2019 deep learning for crop yield prediction\n- world health organization 2022"))
+    assert got["- smith j 2019 deep learning for crop yield prediction"] == "D"
+    got = dict(codes("how do i make the x axis labels not overlap in my bar chart?\n\nfig, ax = plt.subplots()\n"
+                     "ax.bar(df['country'], df['gdp_growth'])\nplt.show()"))
+    assert got["fig, ax = plt.subplots()"] == got["plt.show()"] == "D"
+    got = dict(codes("Turn my notes from the supervisor meeting into a follow-up email. Notes:\n"
+                     "- chapter 2 ok, but shorten the review\n- next meeting in 3 weeks\nMy name is Lena."))
+    assert got["Notes:"] == got["- chapter 2 ok, but shorten the review"] == got["- next meeting in 3 weeks"] == "D"
+    assert got["My name is Lena."] == "A"  # the list is over
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -129,6 +129,7 @@ def _quotation(texts: Sequence[str]) -> set[int]:
 #: closing brace, an indented body line.
 _CODE = re.compile(r"^\s*(?:def |class |async def |import \w|from [\w.]+ import |function \w|const \w|let \w|var \w|"
                    r"\$\w+\s*(?:=|\.=|\[)|<\?php|\?>\s*$|echo\s|foreach\s*\(|raise\s+\w+|\"[\w.-]+\"\s*=\s*\"|"
+                   r"[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_]\w*)*\s*=\s*[\w.]+\(|[a-z_]\w*(?:\.[a-z_]\w*)+\(|"
                    r"public |private |#include|return\b[^.]*$|(?:if|for|while|elif|with)\b.*:$|else:|try:|"
                    r"except\b.*:$)")
 _CODE_WEAK = re.compile(r"[;{]\s*$|^\s*}\s*$|^(?: {4}|\t)\s*\S")

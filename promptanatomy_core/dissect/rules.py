@@ -293,10 +293,10 @@ class RulesDissector(Dissector):
         _label_trailing_data(lines, labels)
         _label_named_inputs(lines, labels, blank_before)
         _label_problem_statement(lines, labels)
-        _label_pointed_items(lines, labels, blank_before)
         _continue_quotations(lines, labels)
         _describe_persona(lines, labels)
         _ensure_task(lines, labels)
+        _label_pointed_items(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -560,21 +560,25 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
     """A "Key: value" line left as background whose key the task names ("Premise: …" under "Does the premise entail
     the hypothesis?", "Idea: …" under "Turn the idea I give you into a prompt") is the task's input, with the lines
     that continue it; so is a block under a bare label the task names ("Adjuster notes:" under "Read the claimant's
-    statement and the adjuster's notes and list …"), up to the next blank line."""
+    statement and the adjuster's notes and list …"), up to the next blank line or the end of its list."""
     task = " ".join(m.text for line in lines for m in line if D in labels[m.index] and key_value(m.text) is None)
     owned = re.sub(r"(?<=\w)['’]s\b", "", task)  # "the adjuster's notes" names "Adjuster notes:"
     named = block = False
+    listed = False  # the block under a bare label is a list: a line that is no item ends it
     for line in lines:
         kv = key_value(line[0].text)
-        if blank_before[line[0].index]:
+        item = bool(_LIST_ITEM_OR_QUOTE.match(line[0].text))
+        if blank_before[line[0].index] or block and listed and not item:
             named = block = False
-        if len(line) == 1 and _bare_label(line[0].text) and labels[line[0].index] <= {A} and \
-                not line[0].reference and not REFERENCE.search(line[0].text):
-            head = _head_noun(line[0].text)
+        listed = item
+        label = line[-1]  # alone on its line, or closing the task's paragraph ("Turn my notes into … Notes:")
+        if _bare_label(label.text) and labels[label.index] <= {A} and not label.reference and \
+                not REFERENCE.search(label.text) and (len(line) == 1 or D in labels[line[0].index]):
+            head = _head_noun(label.text)
             named = block = not _CONSULTED_NOUN.fullmatch(head) and \
                 bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I))
             if named:
-                labels[line[0].index] = {D}
+                labels[label.index] = {D}
             continue
         if kv is not None and not block:
             key = kv[0]
@@ -622,17 +626,23 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|me|we|our|us|hi|hello|hey|je|j'\w+|mo
 _LIST_ITEM_OR_QUOTE = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|\[\d{1,3}\]\s|" + OPENING_QUOTE + ")")
 
 
+#: A task pointing at the items after it: "these references", "the following reviews", "Below are …", "the details
+#: below" (group 1: the noun pointed at).
+_POINTING = re.compile(r"\b(?:the following|these)\s+(?:[\w-]+\s+){0,2}?(\w+)|\b(?:the following|these)\b|"
+                       r"^\W*below (?:is|are)\b|"  # "Below are anonymised notes from 6 exit interviews …"
+                       r"\b(?:details|specs|specifications|particulars|facts|figures|items)\s+below\b",
+                       re.I)  # "Using the details below, write …" above "Price: £245,000"
+
+
 def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Component]],
                          blank_before: dict[int, bool]) -> None:
     """The list or quotations right after a task that points at them ("Given the following product reviews,
     categorise each one …" above '1. "Arrived quickly!"') are the task's input, wherever they stand in the prompt."""
     for li, line in enumerate(lines):
-        last = line[-1]
-        pointed = re.search(r"\b(?:the following|these)\s+(?:[\w-]+\s+){0,2}?(\w+)|\b(?:the following|these)\b|"
-                            r"^\W*below (?:is|are)\b|"  # "Below are anonymised notes from 6 exit interviews …"
-                            r"\b(?:details|specs|specifications|particulars|facts|figures|items)\s+below\b",
-                            last.text, re.I)  # "Using the details below, write …" above "Price: £245,000"
-        if D not in labels[last.index] or not pointed or _CONSULTED_NOUN.fullmatch(pointed[1] or "") or \
+        # the paragraph's last task sentence that points ("Format these references in APA. Where the DOI is …")
+        last, pointed = next(((m, p) for m in reversed(line) if D in labels[m.index]
+                              for p in [_POINTING.search(m.text)] if p), (line[-1], None))
+        if not pointed or _CONSULTED_NOUN.fullmatch(pointed[1] or "") or \
                 _announced(last, labels) == {A}:  # "… on each of these dimensions:" lists what is consulted
             continue
         for lj in range(li + 1, len(lines)):
