@@ -1236,6 +1236,9 @@ def test_input_between_tags_and_pasted_sessions_plans_rows_and_php() -> None:
                      "func Make(title string) string {\n}\n</code>\nReturn a single file."))
     assert {got[k] for k in ("<code>", '"strings"', "// Make turns a title into a URL slug.", "</code>")} == {"D"}
     assert got["Return a single file."] == "O"
+    got = dict(codes("You are Penny, the returns assistant for Shopwise.\n<customer>\nName: {customer_name}\n"
+                     "Order history:\n{order_history}\n</customer>\nHelp the customer return items."))
+    assert got["Name: {customer_name}"] == got["{order_history}"] == "A"  # a person's record, consulted
     got = dict(codes("Summarise what we decided.\n[Mon 19:02] Ali: wales or the lakes\n[Mon 19:05] Beth: wales\n"
                      "[Tue 08:14] Ali: ok wales then\n\nPrepare a digest.\n14:3  Q. When did you learn of it?\n"
                      "14:5  A. Early March.\n14:9  Q. And the decision?"))

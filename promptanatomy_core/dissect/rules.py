@@ -157,6 +157,11 @@ def _keys_after(key: str, keys: list[str]) -> set[str]:
     return set(cycle[cycle.index(key) + 1:]) if key in cycle else set()
 
 
+#: A tag named for a person, whose block may hold their record rather than what they wrote ("<customer>" + "Name: …").
+_PERSON_TAG = re.compile(r"customer|user|client|member|patient|student|candidate|employee|human|account|profile",
+                         re.I)
+
+
 @register("rules")
 class RulesDissector(Dissector):
     """Cue- and context-aware rules; no model, no network."""
@@ -275,7 +280,8 @@ class RulesDissector(Dissector):
             if first.input_label and not first.text.startswith("```"):
                 mode = D
                 opening = OPENING_TAG.match(first.text) if len(line) == 1 else None
-                if opening and any(CLOSING_TAG.match(m.text) and m.text.strip()[2:-1] == opening.group(1)
+                if opening and not _PERSON_TAG.search(opening.group(1)) and \
+                        any(CLOSING_TAG.match(m.text) and m.text.strip()[2:-1] == opening.group(1)
                                    for later in lines[li + 1:li + 200] for m in later):
                     labels[first.index], enclosing = {D}, opening.group(1)
                     continue
