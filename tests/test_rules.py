@@ -1423,6 +1423,12 @@ def test_items_pointed_at_mid_paragraph_code_lines_and_a_label_closing_the_reque
     assert got["Notes:"] == got["- chapter 2 ok, but shorten the review"] == got["- next meeting in 3 weeks"] == "D"
     assert got["My name is Lena."] == "A"  # the list is over
 
+
+def test_the_people_a_persona_serves_are_background_in_its_paragraph() -> None:
+    got = dict(codes("You are Skye, the rebooking assistant for Northwind Air. "
+                     "Passengers reach you after their flight has been cancelled.\nOffer them the next three flights."))
+    assert got["Passengers reach you after their flight has been cancelled."] == "A"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

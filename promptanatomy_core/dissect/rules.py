@@ -351,8 +351,8 @@ class RulesDissector(Dissector):
                 o = {R} if block is R else {A}
             if block is A and D in o and (QUESTION.search(m.text) or INTRO.match(m.text) or is_imperative(m.text)):
                 got = o  # the user's own question or pointer amid the background they give
-            elif block is R and section is not R and not o and not _SECOND_PERSON.search(m.text) and \
-                    not CLOSING_TAG.match(m.text):
+            elif block is R and section is not R and not o and not CLOSING_TAG.match(m.text) and \
+                    (not _SECOND_PERSON.search(m.text) or _USERS_SUBJECT.match(m.text)):
                 got = {A}  # a fact in the persona's paragraph ("Returns are accepted within 30 days.") is background
             elif block is D and section is D and o == {A}:
                 got = {A}  # a rule or condition under the task's heading ("If the documents don't say, say so.")
@@ -372,6 +372,10 @@ class RulesDissector(Dissector):
             previous = got
 
 
+#: The people the persona serves, as the subject: "Passengers reach you after …", "Callers are often driving …".
+_USERS_SUBJECT = re.compile(r"^\W*(?:the\s+|our\s+|most\s+)?(?:users?|customers?|clients?|patients?|students?|"
+                            r"passengers?|callers?|guests?|members?|employees?|engineers?|developers?|residents?|"
+                            r"visitors?|travell?ers?|parents?|learners?|shoppers?|buyers?|tenants?|people)\b", re.I)
 #: The persona addressed: its traits are Role ("You believe every student can get there").
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 
