@@ -1429,6 +1429,15 @@ def test_the_people_a_persona_serves_are_background_in_its_paragraph() -> None:
                      "Passengers reach you after their flight has been cancelled.\nOffer them the next three flights."))
     assert got["Passengers reach you after their flight has been cancelled."] == "A"
 
+
+def test_a_heading_that_names_no_component_takes_its_sections() -> None:
+    got = dict(codes("Review the pull request below.\n\n# Pull request\nTitle: Add retry to the uploader\n"
+                     "Diff:\n{diff}"))
+    assert got["# Pull request"] == "D"
+    got = dict(codes("You are a support agent for Acme.\n\n## Tools\n- search_docs(query): search the help centre\n"
+                     "- open_ticket(summary): open a ticket\n\n## Task\nAnswer the customer's question."))
+    assert got["## Tools"] == "A"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
-from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT, HEADING, INFO,
+from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT, HEADING,
+                   HEADING_TOPICS, INFO,
                    INPUT_LABEL, INTRO, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE,
                    REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, is_imperative,
                    key_value, title_component, without_chat_markers)
@@ -308,6 +309,7 @@ class RulesDissector(Dissector):
         _label_pasted_paragraph(lines, labels, blank_before)
         _label_markers(lines, labels, sentences)
         _label_dspy_sections(lines, labels)
+        _label_untitled_headings(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
@@ -666,6 +668,30 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
             for m in lines[lj]:
                 if labels[m.index] == {A}:
                     labels[m.index] = {D}
+
+
+#: A markdown heading and its level (the number of "#").
+_MD_HEADING = re.compile(r"^\s*(#{1,6})\s+\S")
+
+
+def _label_untitled_headings(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """A markdown heading whose words name no component ("### Locked accounts", "## Project") takes the component of
+    the section it opens, when one label set holds most of its sentences."""
+    sents = [m for line in lines for m in line]
+    for i, m in enumerate(sents):
+        level = _MD_HEADING.match(m.text)
+        if not level or labels[m.index] != {A} or any(p.search(m.text) for p, _ in HEADING_TOPICS) or \
+                REFERENCE.search(m.text) or _CONSULTED_NOUN.search(m.text):  # "## Tools" over their JSON specs
+            continue
+        section = []
+        for n in sents[i + 1:]:
+            deeper = _MD_HEADING.match(n.text)
+            if deeper and len(deeper.group(1)) <= len(level.group(1)):
+                break
+            section.append(frozenset(labels[n.index]))
+        top = Counter(section).most_common(1)
+        if top and len(top[0][0]) == 1 and top[0][1] * 2 > len(section):
+            labels[m.index] = set(top[0][0])
 
 
 #: DSPy's announcement of the answer's fields, in the section after the instructions.
