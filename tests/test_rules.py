@@ -1446,6 +1446,15 @@ def test_a_heading_that_names_no_component_takes_its_sections() -> None:
                      "- open_ticket(summary): open a ticket\n\n## Task\nAnswer the customer's question."))
     assert got["## Tools"] == "A"
 
+
+def test_a_bare_label_over_the_tasks_input_is_part_of_it() -> None:
+    got = dict(codes("Triage the email the employee reported as phishing.\n\nFrom: IT Helpdesk <it@oakr1dge.com>\n"
+                     "Subject: URGENT: Mailbox deactivation\nBody:\nDear Staff Member,\n"
+                     "Verify your credentials within 24 hours.\nIT Helpdesk"))
+    assert got["Body:"] == "D"
+    got = dict(codes("Grade the essay below.\n\nMarking guidance:\n- Argument: a clear position.\n\nEssay:\n{essay}"))
+    assert got["Marking guidance:"] == "A"  # consulted
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

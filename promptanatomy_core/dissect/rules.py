@@ -310,6 +310,7 @@ class RulesDissector(Dissector):
         _label_markers(lines, labels, sentences)
         _label_dspy_sections(lines, labels)
         _label_untitled_headings(lines, labels)
+        _label_material_labels(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
@@ -668,6 +669,22 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
             for m in lines[lj]:
                 if labels[m.index] == {A}:
                     labels[m.index] = {D}
+
+
+#: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
+_CONSULTED_LABEL = re.compile(r"\b(?:guidance|details|prospect|how to)\b|(?:daten|datos|données|dati)\b|\(from\b", re.I)
+
+
+def _label_material_labels(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """A bare label left as background right above material taken as the task's input ("Body:" above a pasted
+    email's text, "Customer redline:" above a delimited clause) labels that input."""
+    for line, below in zip(lines, lines[1:]):
+        text = line[0].text
+        if len(line) == 1 and _LABEL_ONLY.match(text) and labels[line[0].index] == {A} and not line[0].reference \
+                and labels[below[0].index] == {D} and not _LABEL_ONLY.match(below[0].text) and \
+                not (_CONSULTED_NOUN.search(text) or REFERENCE.search(text) or _PERSON_TAG.search(text) or
+                     _CONSULTED_LABEL.search(text)):
+            labels[line[0].index] = {D}
 
 
 #: A markdown heading and its level (the number of "#").
