@@ -1201,6 +1201,10 @@ def test_new_content_asked_for_to_close_the_answer_is_task_and_form() -> None:
     assert got["After the table, add a two-sentence summary of the overall risk."] == "DO"
     assert got["Finish with one recommendation for the client."] == "DO"
     assert got["End with a line that says DONE."] == "O"  # a closing line, no new content
+    got = dict(codes("Explain the customer's bill.\nFinish with two practical tips to lower next month's bill.\n"
+                     "After the table, add a 2–3 sentence summary of the decisions."))
+    assert got["Finish with two practical tips to lower next month's bill."] == "DO"
+    assert got["After the table, add a 2–3 sentence summary of the decisions."] == "DO"
     got = dict(codes("Investigate the alert with the tools.\nFinish with an incident note in this structure:\n"
                      "Status: mitigated | escalated\nNext steps: what a human should look at"))
     assert got["Finish with an incident note in this structure:"] == "DO"

@@ -653,8 +653,8 @@ _SETTING_FACT = _rx(r"^\W*(?:the|our)\s+(?:team|repository|repo|project|codebase
                     r"prefers|requires|is|has)\b")
 #: New content asked for to close the answer, which also places it: "Finish with one recommendation for …".
 CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:(?:finish|end|close|conclude)\s+with|after\s+the\s+\w+,\s*add)\s+"
-                    r"(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}?(?:summary|recommendation|rating|call to action|targets|"
-                    r"briefing|note|estimate|list of|corrected|revised|fixed)\b")
+                    r"(?:an?\s+|the\s+)?(?:[\w–-]+\s+){0,3}?(?:summary|recommendation|rating|call to action|targets|"
+                    r"tips|briefing|note|estimate|list of|corrected|revised|fixed)\b")
 #: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
