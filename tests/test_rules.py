@@ -1459,6 +1459,17 @@ def test_a_bare_label_over_the_tasks_input_is_part_of_it() -> None:
     got = dict(codes("Grade the essay below.\n\nMarking guidance:\n- Argument: a clear position.\n\nEssay:\n{essay}"))
     assert got["Marking guidance:"] == "A"  # consulted
 
+
+def test_the_record_of_the_person_an_assistant_serves_is_background() -> None:
+    got = dict(codes("You are Penny, the rewards helper for FreshCart.\nMember: {member_name}\n"
+                     "Points balance: {points_balance}\nHelp members redeem rewards and find offers."))
+    assert got["Member: {member_name}"] == got["Points balance: {points_balance}"] == "A"
+    got = dict(codes("Write a product description for our shop.\nProduct name: {product_name}\nPrice: {price}"))
+    assert got["Product name: {product_name}"] == got["Price: {price}"] == "D"  # the material written from
+    got = dict(codes("You help customers track parcels.\nTracking number: {tracking_number}\n"
+                     "Customer message: {message}"))
+    assert got["Tracking number: {tracking_number}"] == "A" and got["Customer message: {message}"] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

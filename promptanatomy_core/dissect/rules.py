@@ -902,6 +902,21 @@ def _key_slot(text: str) -> bool:
     return bool(key and PLACEHOLDER.fullmatch(key[1].strip("\"'“”")))
 
 
+#: What a slot holds when the model works on it: a message, a question, a text, code ("{question}", "{ticket}").
+_MESSAGE_SLOT = re.compile(r"message|question|query|input|text|request|ticket|e?mail|review|conversation|transcript|"
+                           r"comment|post|code|diff|document|essay|answer|response|reply|content|draft|article|"
+                           r"description|problem|task|utterance|prompt|instruction|claim|passage|thread|notes|data|"
+                           r"rows|table|csv|json|report|letter|story|sentence|topic|item|product|features|specs|body|"
+                           r"title|issue|sms",
+                           re.I)
+#: An assistant that serves people who write to it: "You help Contoso employees with …", "You are the concierge …".
+_SERVES = re.compile(r"\byou\s+(?:help|assist|support|answer|serve|talk (?:to|with)|chat with)\b|\b(?:help|assist|"
+                     r"support)\s+(?:our\s+|the\s+)?(?:customers?|users?|members?|patients?|employees?|guests?|"
+                     r"passengers?|callers?|students?|residents?|clients?|travell?ers?|learners?|runners?)\b|"
+                     r"\byou are (?:an?|the) [\w\s'-]{0,40}?(?:assistant|agent|bot|concierge|coach|tutor|helper)\b",
+                     re.I)
+
+
 def _record_ids(prompt: str, sentences: tuple[Sentence, ...]) -> list[int]:
     """For each sentence, the id of the block of "Key: value" lines it belongs to (consecutive lines, no blank line
     between them); other sentences get an id of their own."""
@@ -923,6 +938,9 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         _USER_TURN.match(s.text) or INPUT_LABEL.match(s.text.lstrip("- ")) or PLACEHOLDER.fullmatch(s.text.strip()) or
         (i == len(sentences) - 1 and _key_slot(s.text)))]  # the prompt ends on the input: "Learner: {message}"
     input_slot = max(slots, default=-1)
+    # an assistant serving people, with no slot for what they write: its "Key: {slot}" fields are their record
+    serving = not any(_MESSAGE_SLOT.search(m) for s in sentences for m in PLACEHOLDER.findall(s.text)) and \
+        any(_SERVES.search(s.text) for s in sentences)
     record = _record_ids(prompt, sentences)  # fields in one block with the material's slot belong to the material
     material_records = {record[j] for j in slots if not _USER_TURN.match(sentences[j].text)}
     for i, s in enumerate(sentences):
@@ -940,8 +958,8 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
                            and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
         # "Plan: {plan_name}" above "User: {q}" is a fact about the setting
-        setting_field = key_slot and i < input_slot and not INPUT_LABEL.match(s.text) and \
-            not _TASK_SLOT.match(s.text) and record[i] not in material_records
+        setting_field = key_slot and (i < input_slot and not INPUT_LABEL.match(s.text) and
+                                      record[i] not in material_records or serving) and not _TASK_SLOT.match(s.text)
         reference = bool((label_above or key_slot) and REFERENCE.search(
             key[0] if key and key[1] else s.text)) or reference_next or \
             bool(key and REFERENCE.fullmatch(key[0]) and (key[1] or not last and INPUT_LABEL.match(s.text))) or \
