@@ -519,6 +519,7 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
     ("Organizza un viaggio di tre giorni a Napoli.\nRispondi in modo schematico, senza troppe chiacchiere.",
      ["D", "O"]),
     ("Schreib ein Bewerbungsschreiben für die Stelle.\nDer Brief soll höflich und förmlich sein.", ["D", "O"]),
+    ("Schreib eine E-Mail an die Hausverwaltung wegen der Heizung.\nBitte formell, aber nicht zu lang.", ["D", "O"]),
     ("Réponds à l'avis de la cliente.\nRemercie la cliente et propose-lui une chambre côté jardin.", ["D", "D"]),
     ("Sei un barista di Roma.\nInizia tu salutando lo studente e chiedendo cosa vuole ordinare.", ["R", "D"]),
 ])
@@ -1469,6 +1470,15 @@ def test_the_record_of_the_person_an_assistant_serves_is_background() -> None:
     got = dict(codes("You help customers track parcels.\nTracking number: {tracking_number}\n"
                      "Customer message: {message}"))
     assert got["Tracking number: {tracking_number}"] == "A" and got["Customer message: {message}"] == "D"
+
+
+def test_more_chat_requests_of_content_and_form() -> None:
+    got = dict(codes("The bank charged me a fee for a transfer that failed. Write a complaint for me.\n"
+                     "I want the 45 EUR back.\nDont make it aggressive, just clear and firm."))
+    assert got["I want the 45 EUR back."] == "D"
+    assert got["Dont make it aggressive, just clear and firm."] == "O"
+    got = dict(codes("Turn my notes into flashcards.\nMake around 10 cards.\nPlease make a checklist I can print."))
+    assert got["Make around 10 cards."] == got["Please make a checklist I can print."] == "O"
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical

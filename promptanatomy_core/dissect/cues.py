@@ -146,8 +146,8 @@ _I_WILL_GIVE = (r"(?:then\s+)?i(?:'ll| will|'m going to| am going to) (?:type|gi
 #: A request in the first person: "I'd love help planning the route", "can you help me"; what the user wants of the
 #: artefact: "I want it fixed by Monday", "I'd love the otter to have …", "The main ideas I want covered: …".
 REQUEST = (r"\bi(?:'d| would) (?:love|like|appreciate)\s+(?:some\s+|your\s+)?help\b|"
-           r"\bi (?:just\s+)?(?:want|need)\s+(?:it|her|him|them|the\s+\w+|[a-z]\w*)\s+"
-           r"(?:to\s+\w+|fixed|done|sorted|ready|in writing)\b|"
+           r"\bi (?:just\s+)?(?:want|need)\s+(?:it|her|him|them|the\s+(?:[\w-]+\s+){0,2}?\w+|[a-z]\w*)\s+"
+           r"(?:to\s+\w+|fixed|done|sorted|ready|in writing|back|refunded|removed|cancell?ed)\b|"
            r"\bi(?:'d| would) love (?:the|my|it|her|him|them)\b(?:\s+[\w-]+)?\s+to\b|"
            r"\b(?:ideas|points|things|topics) i want (?:covered|included|mentioned)\b|^\W*what i(?:'d| would) like\s*:|"
            r"^\W*i(?:'m| am) getting (?:an? |this |the )?[\w.]*(?:error|exception)\b|"  # the user's problem
@@ -402,7 +402,10 @@ OUTPUT = _Folded(
     r"\buse\s+(?:the|this|a|an)\s+(?:[^.]{0,40}\s)?(?:table|template|layout)\b|"
     r"\bblank line\b|\bno titles?\b|^\W*sign\s+it\b|\bdon'?t (?:explain|output)\b|\ba short list\b|"
     r"\bin the (?:first|last|opening|final) (?:sentence|line|paragraph)\b|^\W*(?:end|finish|close) on\b|"
-    r"^\W*(?:give me|make it|put it in|format it as)\s+an?\s+(?:short\s+|simple\s+)?checklist\b|"
+    r"^\W*(?:please\s+)?(?:give me|make(?: me)?|make it|put it in|format it as)\s+an?\s+(?:short\s+|simple\s+|"
+    r"printable\s+)?checklist\b|^\W*make\s+(?:about|around|roughly|at least|at most)\s+\d+\s+\w+\W*$|"
+    r"^\W*(?:do ?n[o']?t|do not|never)\s+make (?:it|them)\s+(?:sound\s+)?(?:too\s+|overly\s+)?(?:aggressive|formal|"
+    r"casual|long|pushy|salesy|cheesy|stiff|robotic|rude|harsh|emotional)\b|"
     r"\bas an?\s+(?:short\s+|simple\s+)?checklist\b|\bnot an essay\b|\bstep-by-step (?:answer|list|guide)\b|"
     r"^\W*(?:end|finish|close|wrap up) by \w+ing\b|^\W*group (?:it|them|the \w+) by\b|"
     r"^\W*\d+\s+(?:lines|words|sentences|paragraphs|bullets|verses)\W*$|\bopener\b|\b(?:should|must)\s+sound\b|"
