@@ -40,6 +40,8 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "orchard (dev after a first blind run)": HERE / "data/orchard_prompts.jsonl",
              "delta (dev after a first blind run)": HERE / "data/delta_prompts.jsonl",
              "glade (dev after a first blind run)": HERE / "data/glade_prompts.jsonl",
+             "willow (dev after a first blind run)": HERE / "data/willow_prompts.jsonl",
+             "spruce (dev after a first blind run)": HERE / "data/spruce_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -49,7 +51,8 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "cellar (never looked at)": HERE / "data/cellar_prompts.jsonl",
              "attic (never looked at)": HERE / "data/attic_prompts.jsonl",
              "cavern (never looked at)": HERE / "data/cavern_prompts.jsonl",
-             "burrow (never looked at)": HERE / "data/burrow_prompts.jsonl"}
+             "burrow (never looked at)": HERE / "data/burrow_prompts.jsonl",
+             "thicket (never looked at)": HERE / "data/thicket_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
