@@ -520,6 +520,8 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
      ["D", "O"]),
     ("Schreib ein Bewerbungsschreiben für die Stelle.\nDer Brief soll höflich und förmlich sein.", ["D", "O"]),
     ("Schreib eine E-Mail an die Hausverwaltung wegen der Heizung.\nBitte formell, aber nicht zu lang.", ["D", "O"]),
+    ("Resuma as decisões desta ata de reunião.\nSe não houver prazos, escreva \"Sem prazos identificados\".",
+     ["D", "O"]),
     ("Réponds à l'avis de la cliente.\nRemercie la cliente et propose-lui une chambre côté jardin.", ["D", "D"]),
     ("Sei un barista di Roma.\nInizia tu salutando lo studente e chiedendo cosa vuole ordinare.", ["R", "D"]),
 ])
@@ -1431,6 +1433,9 @@ def test_items_pointed_at_mid_paragraph_code_lines_and_a_label_closing_the_reque
     got = dict(codes("how do i make the x axis labels not overlap in my bar chart?\n\nfig, ax = plt.subplots()\n"
                      "ax.bar(df['country'], df['gdp_growth'])\nplt.show()"))
     assert got["fig, ax = plt.subplots()"] == got["plt.show()"] == "D"
+    got = dict(codes("here are my notes from the standup, can you turn them into a short update?\nnotes:\n"
+                     "- launch pushed to oct 14\n- maria owns the pricing page"))
+    assert got["notes:"] == got["- launch pushed to oct 14"] == "D"
     got = dict(codes("Turn my notes from the supervisor meeting into a follow-up email. Notes:\n"
                      "- chapter 2 ok, but shorten the review\n- next meeting in 3 weeks\nMy name is Lena."))
     assert got["Notes:"] == got["- chapter 2 ok, but shorten the review"] == got["- next meeting in 3 weeks"] == "D"

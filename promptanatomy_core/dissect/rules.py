@@ -616,8 +616,9 @@ _NAMING = r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their)\s+(?:[\
 
 
 def _bare_label(text: str) -> bool:
-    """A line that only names the block below it: "Claimant statement:", "TRANSCRIPT", "Notes de consultation :"."""
-    return bool(_LABEL_ONLY.match(text) or re.fullmatch(r"\s*(?-i:[A-Z]{3,}(?: [A-Z]{3,})?)\s*", text))
+    """A line that only names the block below it: "Claimant statement:", "TRANSCRIPT", "notes:"."""
+    return bool(_LABEL_ONLY.match(text) or re.fullmatch(r"\s*(?-i:[A-Z]{3,}(?: [A-Z]{3,})?)\s*", text) or
+                re.fullmatch(r"\s*[a-z][a-z ]{0,25}:\s*", text))  # typed in lower case: "notes:"
 
 
 def _head_noun(label: str) -> str:
