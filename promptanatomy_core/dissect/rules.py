@@ -953,8 +953,8 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
         bare = s.text.lstrip("# ")  # "### Input:" on its own line labels the input below it
         is_input = bool(INPUT_LABEL.match(s.text) or (bare != s.text and bare.rstrip().endswith(":") and
                                                       INPUT_LABEL.match(bare)) or
-                        PLACEHOLDER.fullmatch(s.text.strip()) and not FORM_SLOT.fullmatch(s.text.strip()) or s.text.startswith("```")
-                        or (last and OPEN_SLOT.match(s.text)) or key_slot or quoted)
+                        PLACEHOLDER.fullmatch(s.text.strip()) and not FORM_SLOT.fullmatch(s.text.strip()) or
+                        s.text.startswith("```") or (last and OPEN_SLOT.match(s.text)) or key_slot or quoted)
         nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
                            and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
