@@ -9,7 +9,8 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
-from promptanatomy_core.dissect.cues import OUTPUT, _alternatives, _by_anchor
+from promptanatomy_core.dissect.cues import OUTPUT
+from promptanatomy_core.dissect.patterns import alternatives, by_anchor
 from promptanatomy_core.dissect.material import runs
 from promptanatomy_core.text import PromptError
 from promptanatomy_core.types import Component
@@ -1363,11 +1364,11 @@ def test_the_form_pattern_searched_over_lower_cased_text_keeps_case_where_it_mat
 
 
 def test_alternatives_gathered_under_their_anchor_match_the_same() -> None:
-    assert _alternatives(r"a|(b|c)|[|]|\||d") == ["a", "(b|c)", "[|]", r"\|", "d"]
-    assert _by_anchor(r"^a|\bb|c|\bd|^(e|f)") == r"^(?:a|(e|f))|\b(?:b|d)|c"
+    assert alternatives(r"a|(b|c)|[|]|\||d") == ["a", "(b|c)", "[|]", r"\|", "d"]
+    assert by_anchor(r"^a|\bb|c|\bd|^(e|f)") == r"^(?:a|(e|f))|\b(?:b|d)|c"
     pattern = r"^\W*keep it short\b|\bin (?:bold|italics)\b|(?:^|\W)json\b|\bno emojis?\b"
     for text in ("Keep it short.", "Put names in bold.", "Return JSON.", "No emojis please.", "Write a poem."):
-        assert bool(re.search(pattern, text.lower())) == bool(re.search(_by_anchor(pattern), text.lower())), text
+        assert bool(re.search(pattern, text.lower())) == bool(re.search(by_anchor(pattern), text.lower())), text
 
 
 def test_the_arrival_of_the_input_below_is_part_of_the_task() -> None:

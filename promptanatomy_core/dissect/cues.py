@@ -9,6 +9,7 @@ import re
 
 from ..types import Component
 from . import languages
+from .patterns import Folded
 
 R, D, A, O, E = (Component.ROLE, Component.DIRECTIVE, Component.ADDITIONAL_INFORMATION,
                  Component.OUTPUT_FORMATTING, Component.EXAMPLES)
@@ -16,56 +17,6 @@ R, D, A, O, E = (Component.ROLE, Component.DIRECTIVE, Component.ADDITIONAL_INFOR
 
 def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
-
-
-def _alternatives(pattern: str) -> list[str]:
-    """The top-level alternatives of a regular expression (``a|(b|c)|[|]`` → ``a``, ``(b|c)``, ``[|]``)."""
-    parts, depth, start, in_class, i = [], 0, 0, False, 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char in "()":
-            depth += 1 if char == "(" else -1
-        elif char == "|" and depth == 0:
-            parts.append(pattern[start:i])
-            start = i + 1
-        i += 1
-    return parts + [pattern[start:]]
-
-
-def _by_anchor(pattern: str) -> str:
-    """The same alternation with the alternatives that open on "^" or "\\b" gathered under one anchor each: the
-    engine then tries the anchor once per position instead of once per alternative (a third faster for OUTPUT)."""
-    parts = _alternatives(pattern)
-    groups = [[p[len(a):] for p in parts if p.startswith(a)] for a in ("^", "\\b")]
-    rest = [p for p in parts if not p.startswith(("^", "\\b"))]
-    return "|".join([f"{a}(?:{'|'.join(g)})" for a, g in zip(("^", "\\b"), groups) if g] + rest)
-
-
-class _Folded:
-    """A case-insensitive pattern of lower-case words, matched as a case-sensitive one against the lower-cased text
-    (twice as fast for a long alternation: the regex engine skips an alternative on its first letter only when case
-    is exact), with the alternatives that depend on case ("YYYY-MM-DD") apart."""
-
-    def __init__(self, folded: str, cased: str | None = None) -> None:
-        self.pattern = folded
-        self._folded = re.compile(_by_anchor(folded))
-        self._cased = re.compile(cased) if cased else None
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self._folded.search(text.lower()) or (self._cased.search(text) if self._cased else None)
-
-    def match(self, text: str) -> re.Match[str] | None:
-        return self._folded.match(text.lower()) or (self._cased.match(text) if self._cased else None)
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self._folded.fullmatch(text.lower()) or (self._cased.fullmatch(text) if self._cased else None)
 
 
 _LEAD = r"^[\s>*\-•#\d.)(]*"  # bullets, numbering and markdown before the words
@@ -165,7 +116,7 @@ _ARTEFACT_SPEC = (r"^\W*(?:the|this|each|every)\s+(?!(?:user|customer|client|rea
                   r"(?:should|must|has to|needs to)\s+(?:also\s+)?"
                   r"(?!(?:be|not|never|only|use|sound|start|end|begin|stay|follow|fit|read|take|see|validate|look|feel|"
                   r"match|avoid|go|appear|say)\b)[a-z]{3,}")
-DIRECTIVE = _Folded(
+DIRECTIVE = Folded(
     _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
             r"once|"
     r"looking at)\b[^,.]{0,80},\s*)?"
@@ -295,7 +246,7 @@ _FORM_AS_TOPIC = _rx(r"\b(?:style|formatting|format|length|tone|politeness|white
                      r"\b(?:ignore|comment on|flag|nitpick)\s+(?:\w+\s+){0,2}?(?:formatting|style|whitespace)\b")
 
 
-OUTPUT = _Folded(
+OUTPUT = Folded(
     r"^\W*write (?:it |them |everything |your \w+ |the \w+ )?(?:in|for|using)\b|\baddress (?:the|each) \w+ directly\b|"
     r"^\W*refer to\b.{0,40}\b(?:by|as)\b|" + _REASON_THEN_ANSWER.pattern + "|"
     r"^\W*(?:structure|sections|headings|columns|layout)\s*:\s*(?!\d)\S|"
@@ -460,7 +411,7 @@ HEADING = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*[^\W\d_][^\n]*|\*\*[^*]+\*\*:?|[A-Z
 #: A closing XML-style tag on its own line: the end of the section its opening tag began.
 CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
-REFERENCE = _Folded(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|"
+REFERENCE = Folded(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|"
                 r"\{\{?\s*tools\s*\}|you have access to|"
                 r"\w*profile\w*\s*\}|(?:order|patient|account|customer) record|key[ _]facts|"
                 r"(?:account|order|spending) summary|current (?:url|page|state|date)|"

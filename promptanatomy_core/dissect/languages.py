@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from .patterns import Folded
+
 #: Function words English does not use: with an accented letter, the cheap test run before the patterns below.
 _FOREIGN_WORDS = frozenset("""
 le la les des une un est pour avec dans sur der die das und ist mit nicht ein eine einen bitte du los las una para
@@ -95,7 +97,7 @@ DIRECTIVE = re.compile(
     re.I)
 
 #: The answer's form: tone and register, length, lists, the reply's language, format.
-OUTPUT = re.compile(
+OUTPUT = Folded(
     r"\b(?:le|un|du|einen|ein|den|der|im|el|il|um|o)\s+(?:ton|tono|tom)\b|\btono\b|(?:^|[,;]\s*)ton\s+\w+|\bstil\b|"
     r"\bestilo\b|\bstile\b|vouvoiement|tutoiement|vouvoie|tutoie|sie-form|\bper (?:du|sie)\b|\b(?:duzen|siezen)\b|"
     r"\bmit\s+[„\"“]?(?:du|sie)[“\"]?\s+an\b|"
@@ -137,7 +139,7 @@ OUTPUT = re.compile(
     r"\b(?:réponds|répondez|responde|responda|antworte|antworten sie|rispondi|risponda)\s+(?:\w+\s+)?(?:uniquement|"
     r"seulement|nur|solo|solamente|únicamente|apenas|soltanto)\b|"
     r"^\W*(?:solo|seulement|uniquement|nur|soltanto|apenas|únicamente)\s+(?:la|le|el|die|den|das|il|o|a|les|los|las)\s",
-    re.I)
+)
 
 #: A negation: an instruction that holds one is a rule ("Nenne niemals Preise …", "Ne propose pas …").
 NEGATION = re.compile(r"\b(?:niemals|nie|nicht|keine?[nmrs]?|jamais|ne|pas|nunca|no|nada|mai|non|nooit|niet|geen)\b",
