@@ -1486,6 +1486,13 @@ def test_more_chat_requests_of_content_and_form() -> None:
     got = dict(codes("Turn my notes into flashcards.\nMake around 10 cards.\nPlease make a checklist I can print."))
     assert got["Make around 10 cards."] == got["Please make a checklist I can print."] == "O"
 
+
+def test_fields_whose_key_holds_a_comma_are_items_of_the_block_announced() -> None:
+    got = dict(codes("Help me write the response to reviewers. Here are the comments and what we changed:\n\n"
+                     "Reviewer 2, Comment 1: The sample size seems small.\nOur change: we added a power analysis."))
+    assert got["Reviewer 2, Comment 1: The sample size seems small."] == got["Our change: we added a power analysis."] \
+        == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

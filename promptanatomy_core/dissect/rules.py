@@ -385,7 +385,7 @@ _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 
 #: An item of a block: a code fence, a heading, a bullet or number, a JSON object, a CSV row, a "key: value" field,
 #: a quotation.
-_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|[{\[]|[^\s,]+(?:,[^\s,]*){2,}$|[\w ]{1,30}:\s|"
+_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|[{\[]|[^\s,]+(?:,[^\s,]*){2,}$|\w[\w ,]{0,29}:\s|"
                    + OPENING_QUOTE + ")")
 
 
