@@ -1493,6 +1493,17 @@ def test_fields_whose_key_holds_a_comma_are_items_of_the_block_announced() -> No
     assert got["Reviewer 2, Comment 1: The sample size seems small."] == got["Our change: we added a power analysis."] \
         == "D"
 
+
+def test_a_pasted_block_of_several_lines_between_the_request_and_what_follows() -> None:
+    got = dict(codes("Please convert these references into APA 7th edition. Keep the original order.\n\n"
+                     "smith j, lee k. 2021. Peer tutoring and math anxiety\nVygotsky, Lev (1978) Mind in Society.\n\n"
+                     "Output just the corrected list."))
+    assert got["Vygotsky, Lev (1978) Mind in Society."] == "D"
+    got = dict(codes("Answer the following questions as best you can. You have access to the following tools:\n\n"
+                     "calculator: evaluates an arithmetic expression\nunit_convert: converts between units\n\n"
+                     "Use the following format:\nQuestion: the input question"))
+    assert got["calculator: evaluates an arithmetic expression"] == "A"  # consulted
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -553,18 +553,30 @@ _ABOUT_ME = re.compile(r"^\W*(?:i|i'm|i've|i'd|my|we|we're|our|me)\b", re.I)
 def _label_pasted_paragraph(lines: list[list[_Sent]], labels: dict[int, set[Component]],
                             blank_before: dict[int, bool]) -> None:
     """A paragraph without cues pasted between a request that points at it and what follows ("this is the intro to
-    my essay. Can you give me feedback?" + the intro + "Please don't rewrite it") is the task's input."""
+    my essay. Can you give me feedback?" + the intro + "Please don't rewrite it", "Please convert these references
+    …" + the references, one a line + "Output just the corrected list") is the task's input."""
     for li in range(1, len(lines) - 1):
         first, before = lines[li][0], lines[li - 1]
-        if not blank_before[first.index] or not blank_before[lines[li + 1][0].index] or \
+        end = li + 1
+        while end < len(lines) and not blank_before[lines[end][0].index]:
+            end += 1  # the paragraph's lines, up to the next blank line
+        if not blank_before[first.index] or end == len(lines) or \
                 _ABOUT_ME.match(first.text) or HEADING.match(first.text) or first.reference or \
                 key_value(first.text) or re.match(r"\s*(?:[-*•]|\d+[.)])\s|\w[\w ]{0,20}\s=\s", first.text):
             continue  # a heading, a list, a field ("About me: …", "Audience = …") or a slot is no pasted paragraph
         points = any(_POINTER.search(m.text) or _MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text)
                      for m in before)
+        block = [m for line in lines[li:end] for m in line]
+        if end > li + 1:  # several lines: only what the task points at by name ("these references", not "these tools")
+            last = _POINTING.search(before[-1].text)  # the paragraph's last sentence decides, if it points
+            if last:
+                named = [last] if D in labels[before[-1].index] and last[1] else []
+            else:
+                named = [p for m in before if D in labels[m.index] for p in [_POINTING.search(m.text)] if p and p[1]]
+            points = bool(named) and not any(_CONSULTED_NOUN.fullmatch(p[1]) or REFERENCE.search(p[1]) for p in named)
         if points and any(D in labels[m.index] for m in before) and \
-                all(labels[m.index] == {A} and not m.cues for m in lines[li]):
-            for m in lines[li]:
+                all(labels[m.index] == {A} and not m.cues for m in block):
+            for m in block:
                 labels[m.index] = {D}
 
 
@@ -608,7 +620,8 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
 #: What a task consults rather than works on, however it names it: "against the rubric", "the intents below".
 _CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|intents?|categor(?:y|ies)|labels?|codebook|"
                              r"playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?|taxonomy|glossary|"
-                             r"schema|definitions?|information|info", re.I)
+                             r"schema|definitions?|information|info|handlers?|agents?|destinations?|queues?|teams?|"
+                             r"departments?", re.I)
 #: Not the words of consulting ("against the rubric", "using the notes") or of an addressee ("to the prospect").
 _NOT_CONSULTING = r"(?<!against )(?<!using )(?<!use )(?<!per )(?<!of )(?<!to )"
 #: How the task names its material: "the notes", "my biology notes", "the hiring manager's notes".
