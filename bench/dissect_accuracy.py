@@ -42,6 +42,8 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "glade (dev after a first blind run)": HERE / "data/glade_prompts.jsonl",
              "willow (dev after a first blind run)": HERE / "data/willow_prompts.jsonl",
              "spruce (dev after a first blind run)": HERE / "data/spruce_prompts.jsonl",
+             "reed (dev after a first blind run)": HERE / "data/reed_prompts.jsonl",
+             "fern (dev after a first blind run)": HERE / "data/fern_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -52,7 +54,9 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "attic (never looked at)": HERE / "data/attic_prompts.jsonl",
              "cavern (never looked at)": HERE / "data/cavern_prompts.jsonl",
              "burrow (never looked at)": HERE / "data/burrow_prompts.jsonl",
-             "thicket (never looked at)": HERE / "data/thicket_prompts.jsonl"}
+             "thicket (never looked at)": HERE / "data/thicket_prompts.jsonl",
+             "grotto (never looked at)": HERE / "data/grotto_prompts.jsonl",
+             "hollow (never looked at)": HERE / "data/hollow_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

@@ -17,6 +17,7 @@ blocks around it.
 """
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections import Counter
@@ -183,6 +184,11 @@ class RulesDissector(Dissector):
         # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, not material
         material -= {i for run in runs([i in material for i in range(len(lines))]) if demos & set(run) for i in run}
         template = _template_lines(lines)
+        data_after = _only_data_after(lines)
+        closing_lines: dict[str, list[int]] = {}  # tag name: the lines that are its closing tag, in order
+        for li, line in enumerate(lines):
+            if len(line) == 1 and CLOSING_TAG.match(line[0].text):
+                closing_lines.setdefault(line[0].text.strip()[2:-1], []).append(li)
         labels: dict[int, set[Component]] = {}
         section: Component | None = None
         section_is_markdown = False
@@ -201,8 +207,7 @@ class RulesDissector(Dissector):
             first = line[0]
             if enclosing is not None:
                 labels.update((m.index, {D}) for m in line)
-                closing = CLOSING_TAG.match(line[-1].text)
-                if closing and closing.group(0).strip()[2:-1] == enclosing:
+                if len(line) == 1 and CLOSING_TAG.match(first.text) and first.text.strip()[2:-1] == enclosing:
                     enclosing, mode = None, None
                 continue
             if carry is not None and mode is not E and li not in demos and li not in queries and \
@@ -242,7 +247,7 @@ class RulesDissector(Dissector):
                     and not blank_before[lines[li + 1][0].index] and mode is not E and li not in demos:
                 heading = title_component(first.text)  # "Your job" on a line of its own above its section
             if heading is A and not first.text.lstrip().startswith("#") and not REFERENCE.search(first.text) and \
-                    _only_data_after(lines, li):
+                    data_after[li]:
                 heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
             if heading is not None and li + 1 in schema:
                 heading = O  # "<schema>" above the JSON the answer must fill in
@@ -281,9 +286,10 @@ class RulesDissector(Dissector):
             if first.input_label and not first.text.startswith("```"):
                 mode = D
                 opening = OPENING_TAG.match(first.text) if len(line) == 1 else None
-                if opening and not _PERSON_TAG.search(opening.group(1)) and \
-                        any(CLOSING_TAG.match(m.text) and m.text.strip()[2:-1] == opening.group(1)
-                                   for later in lines[li + 1:li + 200] for m in later):
+                closes = closing_lines.get(opening.group(1), []) if opening else []
+                nearest = bisect.bisect_right(closes, li)
+                if opening and not _PERSON_TAG.search(opening.group(1)) and nearest < len(closes) and \
+                        closes[nearest] < li + 200:  # its closing tag follows within 200 lines
                     labels[first.index], enclosing = {D}, opening.group(1)
                     continue
                 bare_label = len(line) == 1 and _input_label_line(first.text) or first.text.rstrip().endswith(":")
@@ -557,11 +563,12 @@ def _label_pasted_paragraph(lines: list[list[_Sent]], labels: dict[int, set[Comp
     …" + the references, one a line + "Output just the corrected list") is the task's input."""
     for li in range(1, len(lines) - 1):
         first, before = lines[li][0], lines[li - 1]
+        if not blank_before[first.index]:
+            continue
         end = li + 1
         while end < len(lines) and not blank_before[lines[end][0].index]:
             end += 1  # the paragraph's lines, up to the next blank line
-        if not blank_before[first.index] or end == len(lines) or \
-                _ABOUT_ME.match(first.text) or HEADING.match(first.text) or first.reference or \
+        if end == len(lines) or _ABOUT_ME.match(first.text) or HEADING.match(first.text) or first.reference or \
                 key_value(first.text) or re.match(r"\s*(?:[-*•]|\d+[.)])\s|\w[\w ]{0,20}\s=\s", first.text):
             continue  # a heading, a list, a field ("About me: …", "Audience = …") or a slot is no pasted paragraph
         points = any(_POINTER.search(m.text) or _MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text)
@@ -590,6 +597,8 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
     owned = re.sub(r"(?<=\w)['’]s\b", "", task)  # "the adjuster's notes" names "Adjuster notes:"
     named = block = False
     listed = False  # the block under a bare label is a list: a line that is no item ends it
+    heads: dict[str, bool] = {}  # whether the task names a label's noun, a key, asked once each
+    keys: dict[str, bool] = {}
     for line in lines:
         kv = key_value(line[0].text)
         item = bool(_LIST_ITEM_OR_QUOTE.match(line[0].text))
@@ -600,17 +609,20 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
         if _bare_label(label.text) and labels[label.index] <= {A} and not label.reference and \
                 not REFERENCE.search(label.text) and (len(line) == 1 or D in labels[line[0].index]):
             head = _head_noun(label.text)
-            named = block = not _CONSULTED_NOUN.fullmatch(head) and \
-                bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I))
+            if head not in heads:
+                heads[head] = not _CONSULTED_NOUN.fullmatch(head) and \
+                    bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I))
+            named = block = heads[head]
             if named:
                 labels[label.index] = {D}
             continue
         if kv is not None and not block:
             key = kv[0]
-            named = bool(kv[1]) and len(key.split()) <= 2 and not REFERENCE.search(key) and not line[0].reference \
-                and not line[0].text.lstrip().startswith(("-", "*", "•")) \
-                and bool(re.search(r"\b(?:the|this|these|each|both|two|my)\s+(?:\w+\s+)?" + re.escape(key) + r"s?\b",
-                                   task, re.I))
+            if key not in keys:  # asked once per key: a few-shot block repeats its keys thousands of times
+                keys[key] = len(key.split()) <= 2 and not REFERENCE.search(key) and bool(re.search(
+                    r"\b(?:the|this|these|each|both|two|my)\s+(?:\w+\s+)?" + re.escape(key) + r"s?\b", task, re.I))
+            named = bool(kv[1]) and keys[key] and not line[0].reference \
+                and not line[0].text.lstrip().startswith(("-", "*", "•"))
         if named:
             for m in line:
                 if labels[m.index] == {A} and (block or not (m.cues - {A} if kv is not None else m.cues)):
@@ -878,11 +890,14 @@ def _input_label_line(text: str) -> bool:
                  not re.search(REFERENCE.pattern + r"|document", tag.group(1), re.I)))  # <document>: retrieved
 
 
-def _only_data_after(lines: list[list[_Sent]], li: int) -> bool:
-    """True if every sentence after line ``li`` is data: no cue of its own, or a placeholder."""
-    rest = [m for line in lines[li + 1:] for m in line]
-    return bool(rest) and all(not m.cues or PLACEHOLDER.search(m.text) for m in rest) and \
-        not any(HEADING.match(m.text) for m in rest)
+def _only_data_after(lines: list[list[_Sent]]) -> list[bool]:
+    """For each line, whether every sentence after it is data (no cue of its own, or a placeholder; no heading) and
+    there is at least one; computed from the end in one pass."""
+    data_from = [True] * (len(lines) + 1)  # lines[i:] are all data
+    for i in range(len(lines) - 1, -1, -1):
+        data_from[i] = data_from[i + 1] and all((not m.cues or PLACEHOLDER.search(m.text)) and
+                                                not HEADING.match(m.text) for m in lines[i])
+    return [i + 1 < len(lines) and data_from[i + 1] for i in range(len(lines))]
 
 
 #: The label of the user's turn or request: "User: {question}", "Customer message: {message}".
