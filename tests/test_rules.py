@@ -1375,6 +1375,8 @@ def test_the_arrival_of_the_input_below_is_part_of_the_task() -> None:
     got = dict(codes("A resident has sent the message below through the council's form.\n"
                      "Route it to the right department.\n\nMessage:\n{message}"))
     assert got["A resident has sent the message below through the council's form."] == "D"
+    text = "As the FP&A lead, write a memo to the CFO proposing that we move £180k into paid search."
+    assert codes(text) == [(text, "DR")]  # a persona with "&" in its name
 
 
 def test_numbered_quotations_below_are_pasted_below_are_the_input() -> None:

@@ -42,7 +42,7 @@ _TASK_VERBS = (
 #: "As a senior editor," / "As the admissions assistant for Carrow's office," / "As PeopleDesk, the HR assistant,".
 _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
                r"bonus\b|reference\b|default\b|fallback\b|whole\b|consequence\b)|"
-               r"(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+)){0,2},\s+(?:an?|the|my|our)\s+)[\w\- ,'’]{0,120}?,")
+               r"(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+)){0,2},\s+(?:an?|the|my|our)\s+)[\w\- ,'’&/]{0,120}?,")
 #: A persona introduced in the third person: "This is the system prompt for Nova, the support assistant …",
 #: "Meet Nova, the …", "Nova is the in-app support assistant for …".
 NAMED_PERSONA = re.compile(r"^\W*(?:(?i:this is the (?:system )?prompt for|meet)\s+([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)?,"
