@@ -1506,6 +1506,15 @@ def test_a_pasted_block_of_several_lines_between_the_request_and_what_follows() 
                      "Use the following format:\nQuestion: the input question"))
     assert got["calculator: evaluates an arithmetic expression"] == "A"  # consulted
 
+
+def test_a_stamped_chat_log_typed_in_lower_case_and_an_example_announced_as_heres_an_example() -> None:
+    got = dict(codes("Pull the action items out of this Slack thread.\n[10:05] marco: I'll join. also the form\n"
+                     "[10:06] dana: marco can you send that today\n[10:06] marco: sure\nList them as bullets."))
+    assert got["[10:06] dana: marco can you send that today"] == got["[10:06] marco: sure"] == "D"
+    got = dict(codes("Write three search-ad headlines for our desk lamp.\nHere's an example for a different product:\n"
+                     "Product: standing desk\nHeadline 1: Stand Up to Back Pain\n\nProduct: {product}"))
+    assert got["Here's an example for a different product:"] == got["Headline 1: Stand Up to Back Pain"] == "E"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

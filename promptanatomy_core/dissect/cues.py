@@ -395,7 +395,7 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"made)\b|"
                     r"here(?:'s| is) (?:the|a) (?:kind|sort|type) of (?:thing|\w+) (?:i|we) (?:like|love|want)\b|"
                     r"\bso (?:that )?you can (?:match|copy|follow|see) (?:the|my|our) (?:style|tone|format)\b|"
-                    r"here (?:are|is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
+                    r"here(?:'s| are| is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
                     r"samples?|demonstrations?)|here(?:'s| is| are) [^.:]{0,40}\bin (?:our|my) (?:voice|style|tone)\b|"
                     r"here'?s how (?:i|we)(?:'ve| have)? (?:been )?(?:labell?ing|labell?ed|tagging|tagged|"
                     r"classifying|classified|writing|answering) (?:them|these|those|it)\b|"

@@ -53,9 +53,13 @@ def runs(flags: Sequence[bool]) -> Iterator[list[int]]:
             run = []
 
 
+#: A stamped turn of a chat log, whose speakers may be typed in lower case: "[10:05] marco: I'll join."
+_STAMPED_TURN = re.compile(r"^\s*\[(?:\w{3} )?[\d:.]{4,12}\]\s*()([a-z][\w.'-]*)(?:\s*\([^)]{1,25}\))?:\s+\S")
+
+
 def _transcript(texts: Sequence[str]) -> set[int]:
     """Runs of at least three speaker turns in which some speaker speaks twice."""
-    turns = [TURN.match(t) for t in texts]
+    turns = [TURN.match(t) or _STAMPED_TURN.match(t) for t in texts]
     out: set[int] = set()
     for run in runs([m is not None for m in turns]):
         speakers = [turns[i].group(1) or turns[i].group(2) for i in run]
