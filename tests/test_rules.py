@@ -1515,6 +1515,12 @@ def test_a_stamped_chat_log_typed_in_lower_case_and_an_example_announced_as_here
                      "Product: standing desk\nHeadline 1: Stand Up to Back Pain\n\nProduct: {product}"))
     assert got["Here's an example for a different product:"] == got["Headline 1: Stand Up to Back Pain"] == "E"
 
+
+def test_a_schema_sketch_with_lists_of_a_type_and_choices_is_the_answers_form() -> None:
+    got = dict(codes("Turn the status notes into JSON.\nSchema:\n{\n\"project\": string,\n"
+                     "\"rag_status\": \"green\" | \"amber\" | \"red\",\n\"blockers\": [string]\n}\nNotes:\n{notes}"))
+    assert got["{"] == got['"rag_status": "green" | "amber" | "red",'] == got['"blockers": [string]'] == "O"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
