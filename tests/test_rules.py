@@ -1521,6 +1521,13 @@ def test_a_schema_sketch_with_lists_of_a_type_and_choices_is_the_answers_form() 
                      "\"rag_status\": \"green\" | \"amber\" | \"red\",\n\"blockers\": [string]\n}\nNotes:\n{notes}"))
     assert got["{"] == got['"rag_status": "green" | "amber" | "red",'] == got['"blockers": [string]'] == "O"
 
+
+def test_going_through_each_item_and_what_to_do_for_each_are_the_task() -> None:
+    got = dict(codes("I drafted a questionnaire.\nPlease go through each item and flag leading wording.\n"
+                     "For each flagged item suggest a revised version.\n1. My instructors are approachable."))
+    assert got["Please go through each item and flag leading wording."] == "D"
+    assert got["For each flagged item suggest a revised version."] == "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -152,7 +152,10 @@ DIRECTIVE = Folded(
     r"contain)\b|" + _ARTEFACT_SPEC + r"|\bwhat should (?:i|we) (?:do|change)\b|"
     r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b|"
     r"\b(?:received|sent|submitted|forwarded|wrote|posted)\s+(?:us\s+|me\s+)?(?:the|this|a|an)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:below|attached)\b"  # the input's arrival: "A resident has sent the message below through …"
+    r"(?:below|attached)\b|"  # the input's arrival: "A resident has sent the message below through …"
+    r"^\W*(?:please\s+)?(?:go|read|look|work)\s+(?:through|over)\s+(?:each|every|all|the|these|my|this)\b|"
+    r"^\W*for (?:each|every)\s+(?:[\w-]+\s+){0,3}?(?:suggest|give|write|list|explain|add|provide|rate|score|"
+    r"propose|identify|note|mark)\b"  # "For each flagged item suggest a revised version."
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
