@@ -525,6 +525,10 @@ def test_numbered_steps_rules_of_a_world_and_a_json_schema_sketch() -> None:
      ["D", "O"]),
     ("Réponds à l'avis de la cliente.\nRemercie la cliente et propose-lui une chambre côté jardin.", ["D", "D"]),
     ("Sei un barista di Roma.\nInizia tu salutando lo studente e chiedendo cosa vuole ordinare.", ["R", "D"]),
+    ("Você é o assistente virtual do Banco Horizonte.\nResponda a dúvidas de clientes sobre o Pix.", ["R", "D"]),
+    ("Tu es assistant(e) comptable dans une PME de transport.\nRédige une relance polie.", ["R", "D"]),
+    ("Redacta el acta de la reunión.\nUsa un formato de acta formal, con las tareas en una tabla.", ["D", "O"]),
+    ("Schrijf een advies over de drie offertes.\nHoud het zakelijk en gebruik \"u\".", ["D", "O"]),
 ])
 def test_cues_in_french_german_spanish_italian_and_dutch(prompt: str, expected: list[str]) -> None:
     assert [code for _, code in codes(prompt)] == expected
@@ -1527,6 +1531,19 @@ def test_going_through_each_item_and_what_to_do_for_each_are_the_task() -> None:
                      "For each flagged item suggest a revised version.\n1. My instructors are approachable."))
     assert got["Please go through each item and flag leading wording."] == "D"
     assert got["For each flagged item suggest a revised version."] == "D"
+
+
+def test_more_form_instructions_of_the_answer() -> None:
+    got = dict(codes("Compute Cohen's kappa from the counts below.\n"
+                     "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"
+                     "Use double quotes around any field that contains a comma.\nLimit it to 8 questions.\n"
+                     "Lead with the answer, then add at most three notes.\nKeep the original order."))
+    for text in ("Show the calculation step by step and then give the final kappa rounded to two decimals.",
+                 "Use double quotes around any field that contains a comma.", "Limit it to 8 questions.",
+                 "Lead with the answer, then add at most three notes.", "Keep the original order."):
+        assert got[text] == "O", text
+    text = "You have helped hundreds of engineers move to Germany, and you know German bureaucracy well."
+    assert codes(text) == [(text, "R")]
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
