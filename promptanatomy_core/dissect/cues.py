@@ -77,7 +77,7 @@ ROLE = _rx(
     r"(?:du bist|sie sind)\s+(?-i:[A-ZÄÖÜ][a-zäöüß]{3,})|"  # German nouns: "Du bist Texterin für …"
     r"(?:eres|sei|você é|tu es|vous êtes|je bent)\s+[a-zà-ÿ]{4,}(?:/[a-z]{1,3}|\([a-z]{1,3}\))?\s+"
     r"(?:[a-zà-ÿ]+\s+)?"
-    r"(?:de|di|da|del|des|du|en|em|van|voor|per|para|pour|dans)\b|"  # "Eres redactor/a de anuncios …", "Sei insegnante di …"
+    r"(?:de|di|da|del|des|du|en|em|van|voor|per|para|pour|dans)\b|"  # "Eres redactor/a de …", "Sei insegnante di …"
     r"\b(?:act[uú]a|act[uú]e|agis|agissez|agisci|agisca|comportati|atue|aja)\s+(?:como|comme|come)\b|"
     r"\b(?:verhalte dich|handle|tritt auf)\s+(?:wie|als)\b|\b(?:imagina|imagine|immagina|stell dir vor),?\s+"
     r"(?:que (?:eres|tu es|vous êtes|você é)|di essere|du bist|dass du)\b)"
