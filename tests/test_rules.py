@@ -1397,6 +1397,9 @@ def test_guidance_role_blocks_take_the_label_of_what_they_hold() -> None:
     assert got["{{#system~}}"] == got["{{~/system}}"] == "R"
     assert got["{{#user~}}"] == "D"
     assert got["{{#assistant~}}"] == got["{{~/assistant}}"] == "O"
+    got = dict(codes("<system>\nYou extract underwriting data from broker emails.\n</system>\n"
+                     "Return the fields as JSON.\n<email>\n{email}\n</email>"))
+    assert got["<system>"] == got["</system>"] == got["You extract underwriting data from broker emails."] == "D"
 
 
 def test_content_asked_for_with_its_form_and_a_spoken_length() -> None:

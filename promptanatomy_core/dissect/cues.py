@@ -487,7 +487,8 @@ _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: promp
 #: The special tokens of chat templates (ChatML, Llama 2 and 3, Gemma, Phi): a turn's role, or nothing to read.
 _CHAT_MARKER = re.compile(r"<\|(?:im_start|start_header_id)\|>\s*(\w+)\s*(?:<\|end_header_id\|>)?|<\|(system|user|"
                           r"assistant)\|>|<start_of_turn>(\w+)|<\|[a-z_]+\|>|<end_of_turn>|</?s>|\[/?INST\]|<</?SYS>>|"
-                          r"\{\{~?[#/](?:system|user|assistant)~?\}\}")  # guidance's {{#user~}} … {{~/user}}
+                          r"\{\{~?[#/](?:system|user|assistant)~?\}\}|"  # guidance's {{#user~}} … {{~/user}}
+                          r"^\s*</?(?:system|system_prompt)>\s*$")  # a line that only opens or closes the system part
 _TURN_LABEL = {"user": "User: ", "human": "User: ", "assistant": "Assistant: ", "model": "Assistant: "}
 
 

@@ -772,7 +772,7 @@ def _label_dspy_sections(lines: list[list[_Sent]], labels: dict[int, set[Compone
 
 #: Chat-template tokens that close a turn or a block.
 _CLOSING_MARKERS = re.compile(r"(?:\s|<\|im_end\|>|<\|eot_id\|>|<\|end\|>|<end_of_turn>|</s>|\[/INST\]|<</SYS>>|"
-                              r"\{\{~?/(?:system|user|assistant)~?\}\})+")
+                              r"\{\{~?/(?:system|user|assistant)~?\}\}|</(?:system|system_prompt)>)+")
 
 
 def _label_markers(lines: list[list[_Sent]], labels: dict[int, set[Component]],
