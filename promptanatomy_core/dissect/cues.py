@@ -653,9 +653,9 @@ def heading_component(text: str) -> Component | None:
     if len(text.split()) > 4 and DIRECTIVE.match(text) and re.search(r"\b(?:this|these|my|the following|below)\b",
                                                                      text, re.I):
         return None  # "Help me reply to this email from a client:" is the task, pointing at the material
-    for pattern, comp in HEADING_TOPICS:
-        if pattern.search(text.replace("_", " ")):
-            return comp
+    topic = heading_topic(text.replace("_", " "))
+    if topic is not None:
+        return topic
     # "Use exactly these sections:", "Return JSON that follows this schema:" is an instruction
     return None if is_imperative(text.rstrip(": ")) or DIRECTIVE.match(text) and O in cues_of(text) else A
 
@@ -664,6 +664,11 @@ def title_component(text: str) -> Component | None:
     """The component a bare title line names by its topic ("Your job", "Procedure", "Style"), None for any other."""
     if not re.fullmatch(r"[A-Z][\w'&/ -]{0,40}", text.strip()) or len(text.split()) > 4:
         return None
+    return heading_topic(text)
+
+
+def heading_topic(text: str) -> Component | None:
+    """The component a heading's words name ("## Output format" → Output Formatting), None if they name none."""
     return next((comp for pattern, comp in HEADING_TOPICS if pattern.search(text)), None)
 
 

@@ -54,7 +54,7 @@ def runs(flags: Sequence[bool]) -> Iterator[list[int]]:
 
 
 #: A stamped turn of a chat log, whose speakers may be typed in lower case: "[10:05] marco: I'll join."
-_STAMPED_TURN = re.compile(r"^\s*\[(?:\w{3} )?[\d:.]{4,12}\]\s*()([a-z][\w.'-]*)(?:\s*\([^)]{1,25}\))?:\s+\S")
+_STAMPED_TURN = re.compile(r"^\s*\[(?:\w{3} )?[\d:.]{4,12}\]\s*([a-z][\w.'-]*)(?:\s*\([^)]{1,25}\))?:\s+\S")
 
 
 def _transcript(texts: Sequence[str]) -> set[int]:
@@ -62,7 +62,7 @@ def _transcript(texts: Sequence[str]) -> set[int]:
     turns = [TURN.match(t) or _STAMPED_TURN.match(t) for t in texts]
     out: set[int] = set()
     for run in runs([m is not None for m in turns]):
-        speakers = [turns[i].group(1) or turns[i].group(2) for i in run]
+        speakers = [next(filter(None, turns[i].groups())) for i in run]  # a name, "Q" or "A"
         if len(run) >= 3 and len(set(speakers)) < len(speakers):
             out.update(run)
     return out
@@ -236,5 +236,6 @@ _QUANTITY = re.compile(r"^\s*(?:[-*•]\s*)?(?:\d+(?:[.,/]\d+)?|½|¼|¾)\s*(?:g
 def _ingredients(texts: Sequence[str]) -> set[int]:
     """A list of ingredients or quantities pasted to work on: a run of list lines (or of lines) at least three of
     which start with a quantity and its unit."""
-    bullet = [bool(re.match(r"\s*[-*•]\s", t)) or bool(_QUANTITY.match(t)) for t in texts]
-    return {i for run in runs(bullet) if sum(bool(_QUANTITY.match(texts[j])) for j in run) >= 3 for i in run}
+    quantity = [bool(_QUANTITY.match(t)) for t in texts]
+    listed = [q or bool(re.match(r"\s*[-*•]\s", t)) for q, t in zip(quantity, texts)]
+    return {i for run in runs(listed) if sum(quantity[j] for j in run) >= 3 for i in run}

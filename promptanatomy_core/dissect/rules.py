@@ -26,9 +26,9 @@ from dataclasses import dataclass, replace
 from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
-from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT, HEADING,
-                   HEADING_TOPICS, INFO, INPUT_LABEL, INTRO, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER,
-                   QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component,
+from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT, HEADING, INFO,
+                   INPUT_LABEL, INTRO, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE,
+                   REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic,
                    is_imperative, key_value, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 
@@ -633,6 +633,11 @@ _CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|inte
                              r"playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?|taxonomy|glossary|"
                              r"schema|definitions?|information|info|handlers?|agents?|destinations?|queues?|teams?|"
                              r"departments?", re.I)
+def _names_consulted(text: str) -> bool:
+    """Whether a label or heading names what the task consults ("Reference policy:", "## Tools", "Rubric:")."""
+    return bool(REFERENCE.search(text) or _CONSULTED_NOUN.search(text))
+
+
 #: Not the words of consulting ("against the rubric", "using the notes") or of an addressee ("to the prospect").
 _NOT_CONSULTING = r"(?<!against )(?<!using )(?<!use )(?<!per )(?<!of )(?<!to )"
 #: How the task names its material: "the notes", "my biology notes", "the hiring manager's notes".
@@ -707,8 +712,7 @@ def _label_material_labels(lines: list[list[_Sent]], labels: dict[int, set[Compo
         text = line[0].text
         if len(line) == 1 and _LABEL_ONLY.match(text) and labels[line[0].index] == {A} and not line[0].reference \
                 and labels[below[0].index] == {D} and not _LABEL_ONLY.match(below[0].text) and \
-                not (_CONSULTED_NOUN.search(text) or REFERENCE.search(text) or _PERSON_TAG.search(text) or
-                     _CONSULTED_LABEL.search(text)):
+                not (_names_consulted(text) or _PERSON_TAG.search(text) or _CONSULTED_LABEL.search(text)):
             labels[line[0].index] = {D}
 
 
@@ -722,8 +726,8 @@ def _label_untitled_headings(lines: list[list[_Sent]], labels: dict[int, set[Com
     sents = [m for line in lines for m in line]
     for i, m in enumerate(sents):
         level = _MD_HEADING.match(m.text)
-        if not level or labels[m.index] != {A} or any(p.search(m.text) for p, _ in HEADING_TOPICS) or \
-                REFERENCE.search(m.text) or _CONSULTED_NOUN.search(m.text):  # "## Tools" over their JSON specs
+        if not level or labels[m.index] != {A} or heading_topic(m.text) or \
+                _names_consulted(m.text):  # "## Tools" over their JSON specs
             continue
         section = []
         for n in sents[i + 1:]:
