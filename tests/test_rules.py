@@ -1536,6 +1536,28 @@ def test_going_through_each_item_and_what_to_do_for_each_are_the_task() -> None:
     assert got["For each flagged item suggest a revised version."] == "D"
 
 
+def test_sources_the_task_works_through_one_by_one_are_its_input() -> None:
+    got = dict(codes("Write an annotation for each of the sources below.\n\nSources:\n- Haidt, Jonathan.\n"
+                     "The Anxious Generation.\n- A 2023 UNESCO report on technology in education."))
+    assert got["Sources:"] == got["The Anxious Generation."] == got["- Haidt, Jonathan."] == "D"
+    # sources the answer is drawn from are consulted
+    got = dict(codes("Cite each of the sources below where you use it.\n\nSources:\n- The 2023 UNESCO report.\n\n"
+                     "Question: {question}"))
+    assert got["Sources:"] == got["- The 2023 UNESCO report."] == "A"
+
+
+def test_entries_named_by_a_word_and_a_number_or_letter_are_the_items_compared() -> None:
+    got = dict(codes("which of these is the best deal for 40 laptops?\n"
+                     "Quote A - Dellcom: £842/unit, 3yr onsite warranty\nQuote B - TechSource: £799/unit, 1yr warranty"
+                     "\nInterviewer 1 (SQL): Strong.\nInterviewer 2 (case): Lean hire."))
+    entries = ("Quote A - Dellcom: £842/unit, 3yr onsite warranty", "Quote B - TechSource: £799/unit, 1yr warranty",
+               "Interviewer 1 (SQL): Strong.", "Interviewer 2 (case): Lean hire.")
+    assert {got[t] for t in entries} == {"D"}
+    # the levels of a scale are consulted
+    got = dict(codes("Grade the essay.\nLevel 4 (16-20 marks): sustained analysis.\nLevel 3 (11-15 marks): clear."))
+    assert got["Level 4 (16-20 marks): sustained analysis."] == "A"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

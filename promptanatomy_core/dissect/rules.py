@@ -309,6 +309,7 @@ class RulesDissector(Dissector):
         _describe_persona(lines, labels)
         _ensure_task(lines, labels)
         _label_pointed_items(lines, labels, blank_before)
+        _label_enumerated_entries(lines, labels)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -605,11 +606,11 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
             named = block = False
         listed = item
         label = line[-1]  # alone on its line, or closing the task's paragraph ("Turn my notes into … Notes:")
-        if _bare_label(label.text) and labels[label.index] <= {A} and not label.reference and \
-                not REFERENCE.search(label.text) and (len(line) == 1 or D in labels[line[0].index]):
+        if _bare_label(label.text) and labels[label.index] <= {A} and (len(line) == 1 or D in labels[line[0].index]):
             head = _head_noun(label.text)
             if head not in heads:
-                heads[head] = not _CONSULTED_NOUN.fullmatch(head) and \
+                heads[head] = bool(re.search(_ACTED_ON + re.escape(head) + r"s?\b", owned, re.I)) or \
+                    not (label.reference or REFERENCE.search(label.text) or _CONSULTED_NOUN.fullmatch(head)) and \
                     bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I))
             named = block = heads[head]
             if named:
@@ -640,6 +641,11 @@ def _names_consulted(text: str) -> bool:
 
 #: Not the words of consulting ("against the rubric", "using the notes") or of an addressee ("to the prospect").
 _NOT_CONSULTING = r"(?<!against )(?<!using )(?<!use )(?<!per )(?<!of )(?<!to )"
+#: A task working through its material item by item, whatever it is called: "Write an annotation for each of the
+#: sources below", "Convert these references to BibTeX".
+_ACTED_ON = (r"\b(?:(?:each|every|all|both) of (?:the|these|those|my|our)|(?:convert|format|annotate|fix|correct|"
+             r"proofread|translate|rewrite|clean up|reformat) (?:the|these|those|my|our|all the))"
+             r"\s+(?:[\w-]+\s+){0,2}?")
 #: How the task names its material: "the notes", "my biology notes", "the hiring manager's notes".
 _NAMING = r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
 
@@ -699,6 +705,30 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
             for m in lines[lj]:
                 if labels[m.index] == {A}:
                     labels[m.index] = {D}
+
+
+#: An entry named by a word and its number or letter: "Quote A - Dellcom: £842/unit", "Offerte 2 – Glans …",
+#: "Interviewer 1 (SQL exercise): Strong." (group 1: the word).
+_ENTRY = re.compile(r"^\W{0,3}([^\W\d_]+) (?:#?\d{1,2}|[A-H])(?:\s*[-–—:(]|\s*$)")
+#: The words that name the levels of a scale, the steps of a method or the parts of an answer rather than the items
+#: the task compares or works through.
+_SCALE_ENTRY = re.compile(r"example|sample|demo|step|stage|phase|level|band|criterion|rule|tier|grade|score|point|"
+                          r"line|headline|description|part|section|round|day|week|turn|priority|tool|category|class|"
+                          r"type|rank|task|paso|étape|schritt|passo|stap|niveau|nivel|stufe|ejemplo|exemple|beispiel|"
+                          r"esempio|exemplo|voorbeeld", re.I)
+
+
+def _label_enumerated_entries(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """Entries named by one word and their numbers or letters ("Quote A - …", "Quote B - …") are the items the task
+    compares or works through, unless the word names a scale's levels, a method's steps or an answer's parts."""
+    entries: dict[str, list[list[_Sent]]] = {}
+    for line in lines:
+        entry = _ENTRY.match(line[0].text)
+        if entry and not _SCALE_ENTRY.match(entry.group(1)):
+            entries.setdefault(entry.group(1).lower(), []).append(line)
+    for entry_lines in entries.values():
+        if len(entry_lines) > 1 and all(labels[m.index] in ({A}, {O}, {D}) for line in entry_lines for m in line):
+            labels.update((m.index, {D}) for line in entry_lines for m in line)
 
 
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
