@@ -44,6 +44,9 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "spruce (dev after a first blind run)": HERE / "data/spruce_prompts.jsonl",
              "reed (dev after a first blind run)": HERE / "data/reed_prompts.jsonl",
              "fern (dev after a first blind run)": HERE / "data/fern_prompts.jsonl",
+             "tarn (dev after a first blind run)": HERE / "data/tarn_prompts.jsonl",
+             "brook (dev after a first blind run)": HERE / "data/brook_prompts.jsonl",
+             "heath (dev after a first blind run)": HERE / "data/heath_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -56,7 +59,9 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "burrow (never looked at)": HERE / "data/burrow_prompts.jsonl",
              "thicket (never looked at)": HERE / "data/thicket_prompts.jsonl",
              "grotto (never looked at)": HERE / "data/grotto_prompts.jsonl",
-             "hollow (never looked at)": HERE / "data/hollow_prompts.jsonl"}
+             "hollow (never looked at)": HERE / "data/hollow_prompts.jsonl",
+             "marsh (never looked at)": HERE / "data/marsh_prompts.jsonl",
+             "moor (never looked at)": HERE / "data/moor_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

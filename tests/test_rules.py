@@ -1590,7 +1590,8 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.92, "fresh": 0.92, "e
                "vault": 0.88, "studio": 0.93, "chats": 0.83, "agents": 0.91, "crypt": 0.87, "bunker": 0.83,
                "harbor": 0.83, "atlas": 0.86, "meadow": 0.80, "quarry": 0.82, "cellar": 0.79, "attic": 0.84,
                "orchard": 0.86, "delta": 0.86, "glade": 0.78, "willow": 0.79, "spruce": 0.82, "cavern": 0.77,
-               "burrow": 0.82, "thicket": 0.83, "reed": 0.68, "fern": 0.74, "grotto": 0.78, "hollow": 0.81}
+               "burrow": 0.82, "thicket": 0.83, "reed": 0.68, "fern": 0.74, "grotto": 0.78, "hollow": 0.81,
+               "tarn": 0.79, "brook": 0.74, "heath": 0.65, "marsh": 0.78, "moor": 0.81}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
