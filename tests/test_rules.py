@@ -1547,7 +1547,7 @@ def test_sources_the_task_works_through_one_by_one_are_its_input() -> None:
 
 
 def test_entries_named_by_a_word_and_a_number_or_letter_are_the_items_compared() -> None:
-    got = dict(codes("which of these is the best deal for 40 laptops?\n"
+    got = dict(codes("which one is the best deal for 40 laptops?\n"
                      "Quote A - Dellcom: £842/unit, 3yr onsite warranty\nQuote B - TechSource: £799/unit, 1yr warranty"
                      "\nInterviewer 1 (SQL): Strong.\nInterviewer 2 (case): Lean hire."))
     entries = ("Quote A - Dellcom: £842/unit, 3yr onsite warranty", "Quote B - TechSource: £799/unit, 1yr warranty",
@@ -1556,6 +1556,34 @@ def test_entries_named_by_a_word_and_a_number_or_letter_are_the_items_compared()
     # the levels of a scale are consulted
     got = dict(codes("Grade the essay.\nLevel 4 (16-20 marks): sustained analysis.\nLevel 3 (11-15 marks): clear."))
     assert got["Level 4 (16-20 marks): sustained analysis."] == "A"
+
+
+def test_the_givens_of_an_exercise_and_its_lettered_parts_are_the_task() -> None:
+    got = dict(codes("A series RLC circuit has R = 50 Ω, L = 120 mH and C = 22 µF.\nFind:\n"
+                     "(a) the inductive reactance,\n(b) the rms current.\n"
+                     "Present each part with the formula first."))
+    assert {got["A series RLC circuit has R = 50 Ω, L = 120 mH and C = 22 µF."], got["(a) the inductive reactance,"],
+            got["(b) the rms current."]} == {"D"}
+    got = dict(codes("In triangle ABC, AB = 13, BC = 14 and CA = 15.\nFind the length HM."))
+    assert got["In triangle ABC, AB = 13, BC = 14 and CA = 15."] == "D"
+    # a fact of the setting before an instruction is not an exercise's given
+    got = dict(codes("You help travellers.\nBudget is mid-range, roughly ¥25,000 a night for hotels.\n"
+                     "Suggest three hotels in Kyoto."))
+    assert got["Budget is mid-range, roughly ¥25,000 a night for hotels."] == "A"
+
+
+def test_rows_pasted_without_a_tables_outer_bars_and_a_block_below_a_blank_line_are_material() -> None:
+    got = dict(codes("We trained a small model.\nHere's the log:\nepoch | train_loss | val_acc\n1 | 1.62 | 0.41\n"
+                     "5 | 0.88 | 0.67\nWhat is happening after epoch 5?"))
+    assert got["epoch | train_loss | val_acc"] == got["5 | 0.88 | 0.67"] == "D"
+    got = dict(codes("Estimate the period.\nt\tmag\n0.112\t12.41\n0.356\t12.40"))
+    assert got["0.112\t12.41"] == "D"
+    got = dict(codes("Turn my notes below into a numbered protocol.\n\nnotes from today (western blot):\n"
+                     "- lysed in RIPA, 30 min on ice\n- BCA, loaded 30ug/lane"))
+    assert got["notes from today (western blot):"] == got["- BCA, loaded 30ug/lane"] == "D"
+    got = dict(codes("Transcript of our meeting:\n\n[00:02] Lena: OK so grids first.\n[00:15] Tom: Thick ice.\n"
+                     "[00:31] Lena: Fine.\n\nFrom this transcript, extract every decision."))
+    assert got["[00:15] Tom: Thick ice."] == got["Transcript of our meeting:"] == "D"
 
 
 def test_more_form_instructions_of_the_answer() -> None:

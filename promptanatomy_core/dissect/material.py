@@ -4,6 +4,7 @@ a JSON literal, log lines, a changelog, code or a diff pasted without a fence, a
 input (Directive) whatever they say, so a pasted CV's "Led the migration" is not an instruction."""
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Iterator, Sequence
 
@@ -27,7 +28,7 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
         _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts) | _letter(texts) | \
-        _shell(texts, has_cues) | _ingredients(texts)
+        _shell(texts, has_cues) | _ingredients(texts) | _grid(texts)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -65,6 +66,23 @@ def _transcript(texts: Sequence[str]) -> set[int]:
         speakers = [next(filter(None, turns[i].groups())) for i in run]  # a name, "Q" or "A"
         if len(run) >= 3 and len(set(speakers)) < len(speakers):
             out.update(run)
+    return out
+
+
+#: The cells of a row pasted from a spreadsheet or a log without a markdown table's outer bars: "1 | 1.62 | 0.41",
+#: "0.112\t12.41".
+_CELL_BREAK = re.compile(r"\t| \| ")
+
+
+def _grid(texts: Sequence[str]) -> set[int]:
+    """Runs of at least three rows with the same number of cells (tab- or bar-separated)."""
+    cells = [0 if t.lstrip().startswith("|") else len(_CELL_BREAK.findall(t.strip())) for t in texts]
+    out: set[int] = set()
+    for run in runs([n > 0 for n in cells]):
+        for _, group in itertools.groupby(run, key=lambda i: cells[i]):
+            rows = list(group)
+            if len(rows) >= 3:
+                out.update(rows)
     return out
 
 

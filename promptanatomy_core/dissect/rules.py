@@ -389,10 +389,10 @@ _USERS_SUBJECT = re.compile(r"^\W*(?:the\s+|our\s+|most\s+)?(?:users?|customers?
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 
 
-#: An item of a block: a code fence, a heading, a bullet or number, a JSON object, a CSV row, a "key: value" field,
-#: a quotation.
-_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|[{\[]|[^\s,]+(?:,[^\s,]*){2,}$|\w[\w ,]{0,29}:\s|"
-                   + OPENING_QUOTE + ")")
+#: An item of a block: a code fence, a heading, a bullet, a number or letter ("2.", "(b)"), a JSON object, a CSV row,
+#: a "key: value" field, a quotation.
+_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|\(?[a-hA-H]\)\s|\(\d{1,2}\)\s|[{\[]|"
+                   r"[^\s,]+(?:,[^\s,]*){2,}$|\w[\w ,]{0,29}:\s|" + OPENING_QUOTE + ")")
 
 
 #: A heading over things not to do: "## Things we don't do", "Never:", "<prohibited>".
@@ -599,11 +599,13 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
     listed = False  # the block under a bare label is a list: a line that is no item ends it
     heads: dict[str, bool] = {}  # whether the task names a label's noun, a key, asked once each
     keys: dict[str, bool] = {}
+    label_above = False  # the line above is a bare label: a blank line between it and its block does not end it
     for line in lines:
         kv = key_value(line[0].text)
         item = bool(_LIST_ITEM_OR_QUOTE.match(line[0].text))
-        if blank_before[line[0].index] or block and listed and not item:
+        if blank_before[line[0].index] and not label_above or block and listed and not item:
             named = block = False
+        label_above = False
         listed = item
         label = line[-1]  # alone on its line, or closing the task's paragraph ("Turn my notes into … Notes:")
         if _bare_label(label.text) and labels[label.index] <= {A} and (len(line) == 1 or D in labels[line[0].index]):
@@ -612,7 +614,7 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
                 heads[head] = bool(re.search(_ACTED_ON + re.escape(head) + r"s?\b", owned, re.I)) or \
                     not (label.reference or REFERENCE.search(label.text) or _CONSULTED_NOUN.fullmatch(head)) and \
                     bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I))
-            named = block = heads[head]
+            named = block = label_above = heads[head]
             if named:
                 labels[label.index] = {D}
             continue
@@ -653,7 +655,7 @@ _NAMING = r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their)\s+(?:[\
 def _bare_label(text: str) -> bool:
     """A line that only names the block below it: "Claimant statement:", "TRANSCRIPT", "notes:"."""
     return bool(_LABEL_ONLY.match(text) or re.fullmatch(r"\s*(?-i:[A-Z]{3,}(?: [A-Z]{3,})?)\s*", text) or
-                re.fullmatch(r"\s*[a-z][a-z ]{0,25}:\s*", text))  # typed in lower case: "notes:"
+                re.fullmatch(r"\s*[a-z][a-z ]{0,25}(?:\([^)\n]{0,60}\)\s*)?:\s*", text))  # lower case: "notes (x):"
 
 
 def _head_noun(label: str) -> str:
@@ -727,7 +729,7 @@ def _label_enumerated_entries(lines: list[list[_Sent]], labels: dict[int, set[Co
         if entry and not _SCALE_ENTRY.match(entry.group(1)):
             entries.setdefault(entry.group(1).lower(), []).append(line)
     for entry_lines in entries.values():
-        if len(entry_lines) > 1 and all(labels[m.index] in ({A}, {O}, {D}) for line in entry_lines for m in line):
+        if len(entry_lines) > 1 and all(labels[m.index] in ({A}, {O}) for line in entry_lines for m in line):
             labels.update((m.index, {D}) for line in entry_lines for m in line)
 
 
@@ -862,15 +864,33 @@ def _describe_persona(lines: list[list[_Sent]], labels: dict[int, set[Component]
 def _label_problem_statement(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
     """Statements that open the prompt and lead straight to its question or pasted code ("A train leaves Bristol at
     14:10 … At what time does …?", "This query fails with … ```sql") are the problem the task works on, unless they
-    are the user's own background ("I", "my", "we")."""
+    are the user's own background ("I", "my", "we"); so are the givens of an exercise anywhere ("A series RLC circuit
+    has R = 50 Ω …" above "Find:", "In triangle ABC, AB = 13 …" above "Find the length HM.")."""
     sents = [m for line in lines for m in line]
     lead = list(itertools.takewhile(lambda m: labels[m.index] == {A} and not m.cues, sents))
-    if not lead or len(lead) == len(sents) or any(_FIRST_PERSON.search(m.text) for m in lead):
-        return
-    nxt = sents[len(lead)]
-    if D in labels[nxt.index] and (QUESTION.search(nxt.text) or nxt.text.startswith("```")):
-        for m in lead:
-            labels[m.index] = {D}
+    if lead and len(lead) < len(sents) and not any(_FIRST_PERSON.search(m.text) for m in lead):
+        nxt = sents[len(lead)]
+        if D in labels[nxt.index] and (QUESTION.search(nxt.text) or nxt.text.startswith("```")):
+            for m in lead:
+                labels[m.index] = {D}
+    for run in runs([labels[m.index] == {A} and not m.cues and not m.reference and not _FIRST_PERSON.search(m.text)
+                     and _PROSE.match(m.text) is not None and key_value(m.text) is None for m in sents]):
+        after = [sents[i] for i in range(run[-1] + 1, min(run[-1] + 4, len(sents)))]
+        if any(_GIVEN.search(sents[i].text) for i in run) and after and D in labels[after[0].index] and \
+                any(D in labels[m.index] and (_SOLVE.match(m.text) or QUESTION.search(m.text)) for m in after):
+            for i in run:
+                labels[sents[i].index] = {D}
+
+
+#: The givens of an exercise: a quantity with its unit or symbol, an equation, a statement quoted as said.
+_GIVEN = re.compile(r"\b[A-Za-z]{1,3}\s?=\s?-?\d|\d\s?(?:mm|km|kg|mg|mL|ms|Hz|kHz|Ω|µF|mH|kW|kN|Pa|kPa|°C|℃|mol|"
+                    r"m|g|L|s|V|A|W|N|K|M)\b|\bsays:")
+#: A sentence of prose: not a label, a list item, a row, a tag or a numbered passage.
+_PROSE = re.compile(r"^\s*[^\W\d_][^:|]*[^:|\s]\s*$|^\s*[^\W\d_].*\bsays:")
+#: What an exercise asks: "Find:", "Calculate the molarity …", "Berechne …", "Détermine …".
+_SOLVE = re.compile(r"^\W*(?:find|calculate|compute|determine|estimate|prove|show that|solve|derive|work out|"
+                    r"how (?:many|much|long|far)|what is|berechne|bestimme|ermittle|calcule|détermine|calcula|"
+                    r"determina|calcola|bereken)\b", re.I)
 
 
 def _later_instruction(own: set[Component], sent: _Sent) -> set[Component]:
