@@ -1586,6 +1586,19 @@ def test_rows_pasted_without_a_tables_outer_bars_and_a_block_below_a_blank_line_
     assert got["[00:15] Tom: Thick ice."] == got["Transcript of our meeting:"] == "D"
 
 
+def test_chinese_and_japanese_persona_request_rule_form_and_example() -> None:
+    got = dict(codes("あなたは高校物理の先生です。\n次の問題を解いてください。\nブランド名や型番は変更しないでください。\n"
+                     "回答は敬語で、300文字以内にまとめてください。\n"
+                     "你是一名用户研究分析师，负责为产品团队整理用户反馈。\n请用中文回答，使用编号列表。\n例：\n入力：くつした"))
+    assert got == {"あなたは高校物理の先生です。": "R", "次の問題を解いてください。": "D",
+                   "ブランド名や型番は変更しないでください。": "A", "回答は敬語で、300文字以内にまとめてください。": "O",
+                   "你是一名用户研究分析师，负责为产品团队整理用户反馈。": "R", "请用中文回答，使用编号列表。": "O",
+                   "例：": "E", "入力：くつした": "E"}
+    # an English sentence quoting Japanese keeps the English cues
+    assert codes("Translate the strings.\nUse polite です/ます style for full sentences.")[1] == (
+        "Use polite です/ます style for full sentences.", "O")
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

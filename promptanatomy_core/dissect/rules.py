@@ -308,6 +308,7 @@ class RulesDissector(Dissector):
         _continue_quotations(lines, labels)
         _describe_persona(lines, labels)
         _ensure_task(lines, labels)
+        _label_trailing_data(lines, labels)  # again: the task _ensure_task found may point at them
         _label_pointed_items(lines, labels, blank_before)
         _label_enumerated_entries(lines, labels)
         _label_run_on_messages(lines, labels)
