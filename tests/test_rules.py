@@ -1599,6 +1599,13 @@ def test_chinese_and_japanese_persona_request_rule_form_and_example() -> None:
         "Use polite です/ます style for full sentences.", "O")
 
 
+def test_a_few_shot_block_with_keys_typed_in_lower_case() -> None:
+    got = codes("Label the message with one intent: card_lost, balance_inquiry.\n\nmessage: someone stole my visa\n"
+                "intent: card_lost\nmessage: how much is in savings\nintent: balance_inquiry\n\n"
+                "message: {message}\nintent:")
+    assert [c for _, c in got] == ["D", "E", "E", "E", "E", "D", "D"]
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

@@ -109,7 +109,7 @@ _OPEN_ANSWER = re.compile(r"^\W*let'?s (?:think|work|solve|reason)\b[^.]{0,40}\.
 def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines): ``Key: value`` pairs before a final open query with the same keys; the
     query's lines are contiguous (a blank line ends it)."""
-    keyed = [(i, key_value(line[0].text)) for i, line in enumerate(lines)]
+    keyed = [(i, key_value(line[0].text) or _lower_key(line[0].text)) for i, line in enumerate(lines)]
     demos: set[int] = set()
 
     above: list[bool] = []  # above[j]: the nearest keyed line above line j is a complete demonstration
@@ -144,6 +144,12 @@ def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> 
             return demos, set(range(start, end + 1))
         break
     return set(), set()
+
+
+def _lower_key(text: str) -> tuple[str, str] | None:
+    """A one-word key typed in lower case, as few-shot blocks often are: "message: …", "intent: card_lost"."""
+    m = re.match(r"^\s*([a-z][a-z_]{1,20})\s*:\s*(.*)$", text)
+    return (m.group(1), m.group(2).strip()) if m else None
 
 
 def _keys_after(key: str, keys: list[str]) -> set[str]:
