@@ -1606,6 +1606,19 @@ def test_a_few_shot_block_with_keys_typed_in_lower_case() -> None:
     assert [c for _, c in got] == ["D", "E", "E", "E", "E", "D", "D"]
 
 
+def test_a_possessive_input_label_internal_notes_and_a_consulted_faq() -> None:
+    got = dict(codes("You are drafting a reply for the Highways team.\n\nResident's complaint:\n"
+                     "\"I reported a pothole on 3 February.\nIt is still there.\"\n\nCase notes (internal):\n"
+                     "- Repair now scheduled for 16 April.\n\nWrite a reply that gives the new repair date."))
+    assert got["Resident's complaint:"] == got["It is still there.\""] == "D"
+    assert got["Case notes (internal):"] == got["- Repair now scheduled for 16 April."] == "A"
+    got = dict(codes("You are the help assistant for the Arts Fund.\nAnswer only from the knowledge base below.\n\n"
+                     "Knowledge base:\nQ: Who can apply?\nA: Charities.\nQ: When is the deadline?\nA: 28 February.\n"
+                     "Q: Can individuals apply?\nA: No.\nKeep each answer short.\nApplicant's question: {question}"))
+    assert {got[t] for t in ("Q: Who can apply?", "A: Charities.", "A: No.")} == {"A"}
+    assert got["Applicant's question: {question}"] == "D"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

@@ -212,10 +212,12 @@ def is_imperative(text: str) -> bool:
         "thank", "apologise", "apologize", "include"}
 
 
-#: An input label: "Review: …", "Text: {input}", "Article:", "Now complete the question: …".
-INPUT_LABEL = _rx(r"^[\s*>\-]*(?:now\s+complete\s+the\s+question|(?:(?:the|my|our|their|this)\s+)?(?:customer|user|"
-                  r"student|patient|client|member|candidate|essay|product|source|original|bug|spec|artwork|incident|"
-                  r"support|sales|survey|follow[ -]up)?\s*(?:working|solution|attempt|submission|work|listing|"
+#: An input label: "Review: …", "Text: {input}", "Article:", "Resident's complaint:", "Now complete the question: …";
+#: not notes marked internal ("Case notes (internal):"), which are consulted.
+INPUT_LABEL = _rx(r"^(?![^:]*\binternal\b)[\s*>\-]*(?:now\s+complete\s+the\s+question|"
+                  r"(?:(?:the|my|our|their|this)\s+)?"
+                  r"(?:customer|user|student|patient|client|member|candidate|essay|product|source|original|bug|spec|"
+                  r"artwork|incident|support|sales|survey|follow[ -]up|[a-z]+['’]s)?\s*(?:working|solution|attempt|submission|work|listing|"
                   r"review|text|question|problem|input|sentence|document|article|passage|abstract|"
                   r"email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
                   r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"

@@ -282,8 +282,8 @@ class RulesDissector(Dissector):
             if li in schema:
                 labels.update((m.index, {O}) for m in line)
                 continue
-            if li in material and li not in queries:
-                labels.update((m.index, {D}) for m in line)
+            if li in material and li not in queries and not (consulted and section is A):
+                labels.update((m.index, {D}) for m in line)  # unless it is consulted ("Knowledge base:" above Q/A)
                 continue
             if first.input_label and section is A and _LIST_ITEM_OR_QUOTE.match(first.text) and \
                     not PLACEHOLDER.search(first.text) and (key_value(first.text) or ("", ""))[1]:
