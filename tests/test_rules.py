@@ -1619,6 +1619,17 @@ def test_a_possessive_input_label_internal_notes_and_a_consulted_faq() -> None:
     assert got["Applicant's question: {question}"] == "D"
 
 
+def test_lettered_answer_options_go_with_their_question() -> None:
+    got = dict(codes("Question: A ball is thrown from a 20 m cliff at 15 m/s. How far from the base does it land?\n"
+                     "(A) 15 m\n(B) 30 m\nThink step by step."))
+    assert got["(A) 15 m"] == got["(B) 30 m"] == "D"
+    got = codes("The following are multiple choice questions (with answers) about anatomy.\n\n"
+                "Which nerve innervates the diaphragm?\nA. Vagus nerve\nB. Phrenic nerve\nAnswer: B\n\n"
+                "Which nerve does the foramen ovale transmit?\nA. Mandibular nerve\nB. Optic nerve\nAnswer: A\n\n"
+                "{question}\nA. {choice_a}\nB. {choice_b}\nAnswer:")
+    assert [c for _, c in got] == ["D"] + ["E"] * 8 + ["D"] * 4
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

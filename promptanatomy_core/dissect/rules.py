@@ -317,6 +317,7 @@ class RulesDissector(Dissector):
         _label_trailing_data(lines, labels)  # again: the task _ensure_task found may point at them
         _label_pointed_items(lines, labels, blank_before)
         _label_enumerated_entries(lines, labels)
+        _label_answer_options(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -738,6 +739,34 @@ def _label_enumerated_entries(lines: list[list[_Sent]], labels: dict[int, set[Co
     for entry_lines in entries.values():
         if len(entry_lines) > 1 and all(labels[m.index] in ({A}, {O}) for line in entry_lines for m in line):
             labels.update((m.index, {D}) for line in entry_lines for m in line)
+
+
+#: An answer option of a multiple-choice question: "(A) 15 m", "B. Phrenic nerve", "c) 42".
+_OPTION = re.compile(r"^\s*\(?([A-Ea-e])[.)]\s+\S")
+#: The answer a demonstration gives under its options: "Answer: B", "Answer: (C)".
+_GIVEN_ANSWER = re.compile(r"^\s*(?:the\s+)?(?:correct\s+)?answer(?:\s+is)?\s*[:.]?\s*\(?[A-E]\)?\W*$", re.I)
+
+
+def _label_answer_options(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+                          blank_before: dict[int, bool]) -> None:
+    """The options lettered from A under a question ("(A) 15 m", "(B) 20 m") belong with the question: the task's
+    input under the task, a demonstration in an example."""
+    options = [bool(len(line) == 1 and _OPTION.match(line[0].text)) for line in lines]
+    for run in runs(options):
+        letters = [_OPTION.match(lines[li][0].text)[1].upper() for li in run]
+        above = labels[lines[run[0] - 1][-1].index] if run[0] else set()
+        after = lines[run[-1] + 1] if run[-1] + 1 < len(lines) else None
+        if after is not None and labels[after[0].index] == {E} and _GIVEN_ANSWER.match(after[0].text):
+            above = {E}  # "Answer: B" under the options: the question and its options are a demonstration
+            for li in range(run[0] - 1, -1, -1):
+                if labels[lines[li][0].index] == {E}:
+                    break
+                labels.update((m.index, {E}) for m in lines[li])
+                if blank_before[lines[li][0].index]:
+                    break
+        if len(run) >= 2 and letters == [chr(ord("A") + i) for i in range(len(run))] and above in ({D}, {E}) and \
+                all(labels[lines[li][0].index] in ({A}, above) for li in run):
+            labels.update((lines[li][0].index, set(above)) for li in run)
 
 
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
