@@ -1630,6 +1630,14 @@ def test_lettered_answer_options_go_with_their_question() -> None:
     assert [c for _, c in got] == ["D"] + ["E"] * 8 + ["D"] * 4
 
 
+def test_test_cases_the_code_must_pass_are_examples() -> None:
+    got = dict(codes("Write a function merge_intervals(intervals).\nIt must pass these tests:\n"
+                     "```python\nassert merge_intervals([]) == []\nassert merge_intervals([(1, 3)]) == [(1, 3)]\n```"))
+    assert got["```python\nassert merge_intervals([]) == []\nassert merge_intervals([(1, 3)]) == [(1, 3)]\n```"] == "E"
+    got = dict(codes("Why does this test fail?\n```python\nassert merge_intervals([]) == []\n```"))
+    assert got["```python\nassert merge_intervals([]) == []\n```"] == "D"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

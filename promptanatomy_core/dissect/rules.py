@@ -318,6 +318,7 @@ class RulesDissector(Dissector):
         _label_pointed_items(lines, labels, blank_before)
         _label_enumerated_entries(lines, labels)
         _label_answer_options(lines, labels, blank_before)
+        _label_test_cases(lines, labels)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -767,6 +768,27 @@ def _label_answer_options(lines: list[list[_Sent]], labels: dict[int, set[Compon
         if len(run) >= 2 and letters == [chr(ord("A") + i) for i in range(len(run))] and above in ({D}, {E}) and \
                 all(labels[lines[li][0].index] in ({A}, above) for li in run):
             labels.update((lines[li][0].index, set(above)) for li in run)
+
+
+#: A line of a test case: "assert f([]) == []", "assert_eq!(f(&[1.0]), …);", "expect(f(2)).toBe(4);", "test('…', () => {".
+_TEST_LINE = re.compile(r"^\s*(?:assert\w*!?[\s(]|self\.assert\w*\(|expect\(|(?:test|it)\(['\"`]|\}\);?\s*$)")
+#: A label over test cases: "Tests:", "Test cases:".
+_TESTS_LABEL = re.compile(r"^\W*(?:unit\s+)?tests?(?:\s+cases?)?\s*:\s*$", re.I)
+
+
+def _label_test_cases(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """A fenced block of test cases the code must pass ("It should pass:" or "Tests:" above "assert merge([]) == []")
+    demonstrates what the code must do, input and expected output, as a coding task's examples do; so does its
+    "Tests:" label. Tests pasted to be debugged are not announced so and stay the task's input."""
+    for li, line in enumerate(lines):
+        code = line[0].text
+        body = [t for t in code.splitlines()[1:] if t.strip() and not t.lstrip().startswith("```")]
+        announced = li > 0 and re.search(r"\b(?:pass|tests?)\b[^:]*:\s*$", lines[li - 1][-1].text, re.I)
+        if len(line) == 1 and code.lstrip().startswith("```") and body and announced and \
+                sum(bool(_TEST_LINE.match(t)) for t in body) * 5 >= len(body) * 3:
+            labels[line[0].index] = {E}
+            if len(lines[li - 1]) == 1 and _TESTS_LABEL.match(lines[li - 1][0].text):
+                labels[lines[li - 1][0].index] = {E}
 
 
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
