@@ -770,7 +770,8 @@ def _label_answer_options(lines: list[list[_Sent]], labels: dict[int, set[Compon
             labels.update((lines[li][0].index, set(above)) for li in run)
 
 
-#: A line of a test case: "assert f([]) == []", "assert_eq!(f(&[1.0]), …);", "expect(f(2)).toBe(4);", "test('…', () => {".
+#: A line of a test case: "assert f([]) == []", "assert_eq!(f(&[1.0]), …);", "expect(f(2)).toBe(4);",
+#: "test('…', () => {".
 _TEST_LINE = re.compile(r"^\s*(?:assert\w*!?[\s(]|self\.assert\w*\(|expect\(|(?:test|it)\(['\"`]|\}\);?\s*$)")
 #: A label over test cases: "Tests:", "Test cases:".
 _TESTS_LABEL = re.compile(r"^\W*(?:unit\s+)?tests?(?:\s+cases?)?\s*:\s*$", re.I)
