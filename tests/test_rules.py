@@ -227,7 +227,7 @@ def test_demonstrations_with_an_instruction_between_them_and_the_query() -> None
     got = codes("Rewrite each system message so it sounds casual.\n\nFormal: Payment failed.\nCasual: Hmm, no luck.\n\n"
                 "Formal: Session expired.\nCasual: We logged you out.\n\nKeep each rewrite under 80 characters.\n\n"
                 "Formal: The file is too large.\nCasual:")
-    assert [c for _, c in got] == ["D", "E", "E", "E", "E", "O", "D", "D"]
+    assert [c for _, c in got] == ["DO", "E", "E", "E", "E", "O", "D", "D"]
 
 
 def test_arrow_demonstrations_data_rows_criteria_and_chatty_requests() -> None:
@@ -1636,6 +1636,15 @@ def test_test_cases_the_code_must_pass_are_examples() -> None:
     assert got["```python\nassert merge_intervals([]) == []\nassert merge_intervals([(1, 3)]) == [(1, 3)]\n```"] == "E"
     got = dict(codes("Why does this test fail?\n```python\nassert merge_intervals([]) == []\n```"))
     assert got["```python\nassert merge_intervals([]) == []\n```"] == "D"
+
+
+def test_a_request_that_also_sets_the_register_is_task_and_form() -> None:
+    for text in ("Rewrite this Slack message so it sounds more diplomatic.",
+                 "Can you make this email sound more professional?",
+                 "explain how vaccines train the immune system like im 10 years old",
+                 "Can you explain in plain words what this query returns?",
+                 "Convert casual sentences into formal business English."):
+        assert codes(text) == [(text, "DO")], text
 
 
 def test_more_form_instructions_of_the_answer() -> None:
