@@ -1647,6 +1647,15 @@ def test_a_request_that_also_sets_the_register_is_task_and_form() -> None:
         assert codes(text) == [(text, "DO")], text
 
 
+def test_a_paragraph_pasted_in_quotation_marks_on_one_line_is_material() -> None:
+    got = dict(codes("My landlord says he'll deduct £450 from my deposit.\nThis is the relevant bit of my lease:\n\n"
+                     "\"4.7 The Tenant shall return the Property in the same condition. The Tenant shall clean it.\"\n\n"
+                     "I lived there 3 years.\nIs he allowed to do this?"))
+    assert got["\"4.7 The Tenant shall return the Property in the same condition."] == "D"
+    assert got["The Tenant shall clean it.\""] == got["This is the relevant bit of my lease:"] == "D"
+    assert got["I lived there 3 years."] == "A"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

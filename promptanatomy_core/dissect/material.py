@@ -130,7 +130,7 @@ _OPENS_QUOTE = re.compile(r"^\s*(?:[A-Z][\w ]{0,20}:\s*)?" + OPENING_QUOTE)
 
 def _quotation(texts: Sequence[str]) -> set[int]:
     """A quotation over several lines (a pasted letter, clause or message in quotation marks), from the line that
-    opens it to the line that closes it, at most 40 lines."""
+    opens it to the line that closes it, at most 40 lines; or a long line that is a quotation from end to end."""
     out: set[int] = set()
     i = 0
     while i < len(texts):
@@ -144,6 +144,9 @@ def _quotation(texts: Sequence[str]) -> set[int]:
                 if end is not None:
                     out.update(range(i, end + 1))
                     i = end
+            elif m.start(0) == texts[i].find(opening) and len(texts[i].strip()) > 60 and \
+                    texts[i].rstrip().endswith(closing) and not texts[i][:m.start(0) + 1].strip(" \t" + opening):
+                out.add(i)  # a whole paragraph pasted on one line in quotation marks: '"4.7 The Tenant shall …"'
         i += 1
     return out
 
