@@ -1656,6 +1656,16 @@ def test_a_paragraph_pasted_in_quotation_marks_on_one_line_is_material() -> None
     assert got["I lived there 3 years."] == "A"
 
 
+def test_a_fenced_block_a_user_pastes_under_background_words_is_material() -> None:
+    block = "```\ntar (child): backups/site.tar.gz: Cannot open: No such file or directory\n```"
+    got = dict(codes("This backup script works by hand but fails from cron.\nbackup.log says:\n" + block +
+                     "\nWhat is wrong?"))
+    assert got[block] == "D"
+    schema = "```sql\nCREATE TABLE orders (id INT, total INT);\n```"
+    got = dict(codes("Write a query for the total per day.\nSchema:\n" + schema))
+    assert got[schema] == "A"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

@@ -319,6 +319,7 @@ class RulesDissector(Dissector):
         _label_enumerated_entries(lines, labels)
         _label_answer_options(lines, labels, blank_before)
         _label_test_cases(lines, labels)
+        _label_fenced_material(lines, labels)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -790,6 +791,24 @@ def _label_test_cases(lines: list[list[_Sent]], labels: dict[int, set[Component]
             labels[line[0].index] = {E}
             if len(lines[li - 1]) == 1 and _TESTS_LABEL.match(lines[li - 1][0].text):
                 labels[lines[li - 1][0].index] = {E}
+
+
+#: What a fenced block is consulted for: a table's columns, a function's spec.
+_FENCED_REFERENCE = re.compile(r"\bCREATE\s+TABLE\b|\"(?:name|parameters)\"\s*:|^\s*\w+\(\w+ \w+,", re.I | re.M)
+
+
+def _label_fenced_material(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+    """A fenced block a user's request leaves as background under words that do not name what is consulted
+    ("Getting this error and I can't see why:", "backup.log says:" above the code or the log) is pasted material the
+    task works on; in a system prompt it may be what the assistant consults ("The app sends this JSON …")."""
+    if any(R in labels[m.index] for line in lines for m in line):
+        return
+    for li, line in enumerate(lines):
+        block = line[0]
+        if len(line) == 1 and block.text.lstrip().startswith("```") and labels[block.index] == {A} and \
+                not block.reference and not _FENCED_REFERENCE.search(block.text) and \
+                not (li and _names_consulted(lines[li - 1][-1].text)):
+            labels[block.index] = {D}
 
 
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
