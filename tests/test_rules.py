@@ -1649,7 +1649,8 @@ def test_a_request_that_also_sets_the_register_is_task_and_form() -> None:
 
 def test_a_paragraph_pasted_in_quotation_marks_on_one_line_is_material() -> None:
     got = dict(codes("My landlord says he'll deduct £450 from my deposit.\nThis is the relevant bit of my lease:\n\n"
-                     "\"4.7 The Tenant shall return the Property in the same condition. The Tenant shall clean it.\"\n\n"
+                     "\"4.7 The Tenant shall return the Property in the same condition. "
+                     "The Tenant shall clean it.\"\n\n"
                      "I lived there 3 years.\nIs he allowed to do this?"))
     assert got["\"4.7 The Tenant shall return the Property in the same condition."] == "D"
     assert got["The Tenant shall clean it.\""] == got["This is the relevant bit of my lease:"] == "D"
@@ -1664,6 +1665,20 @@ def test_a_fenced_block_a_user_pastes_under_background_words_is_material() -> No
     schema = "```sql\nCREATE TABLE orders (id INT, total INT);\n```"
     got = dict(codes("Write a query for the total per day.\nSchema:\n" + schema))
     assert got[schema] == "A"
+
+
+def test_the_block_right_above_a_task_that_points_back_at_it_is_its_input() -> None:
+    got = dict(codes("Notes from today's ops sync (messy, sorry):\n\n- Dana back from holiday\n"
+                     "- Luis to chase vendor by Fri\n\nTurn these into a table of action items."))
+    assert {got["Notes from today's ops sync (messy, sorry):"], got["- Dana back from holiday"],
+            got["- Luis to chase vendor by Fri"]} == {"D"}
+
+
+def test_material_named_by_a_task_found_only_by_its_form_words() -> None:
+    got = dict(codes("Make Anki-style flashcards from my GCSE biology notes below.\nFormat each card like this:\n"
+                     "Q: What is the function of the mitochondria?\nA: Aerobic respiration.\n\nNotes:\n"
+                     "Enzymes are biological catalysts.\nThey speed up reactions."))
+    assert got["Notes:"] == got["Enzymes are biological catalysts."] == got["They speed up reactions."] == "D"
 
 
 def test_more_form_instructions_of_the_answer() -> None:

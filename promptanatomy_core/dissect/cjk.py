@@ -23,8 +23,9 @@ _EXAMPLE = re.compile(r"^\W*(?:例|例えば|示例|例子|例如|范例|範例)
 
 def written_in_cjk(text: str) -> bool:
     """Whether ``text`` is mostly Chinese or Japanese (not an English sentence quoting "です/ます")."""
-    found = len(CJK.findall(text))
-    return found > 0 and found >= len(re.findall(r"[A-Za-z]", text))
+    if not CJK.search(text):  # the common case, cheaply
+        return False
+    return len(CJK.findall(text)) >= len(re.findall(r"[A-Za-z]", text))
 
 
 def cues(text: str) -> set[Component]:

@@ -313,13 +313,15 @@ class RulesDissector(Dissector):
         _label_problem_statement(lines, labels)
         _continue_quotations(lines, labels)
         _describe_persona(lines, labels)
-        _ensure_task(lines, labels)
-        _label_trailing_data(lines, labels)  # again: the task _ensure_task found may point at them
+        if _ensure_task(lines, labels):  # the task it found may point at material or name it
+            _label_trailing_data(lines, labels)
+            _label_named_inputs(lines, labels, blank_before)
         _label_pointed_items(lines, labels, blank_before)
         _label_enumerated_entries(lines, labels)
         _label_answer_options(lines, labels, blank_before)
         _label_test_cases(lines, labels)
         _label_fenced_material(lines, labels)
+        _label_material_above(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -501,23 +503,24 @@ def _task_in_its_first_form(lines: list[list[_Sent]], labels: dict[int, set[Comp
 _CREATE = re.compile(r"^\W*(?:please\s+)?(?:write|create|draft|generate|compose|produce)\s", re.I)
 
 
-def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> bool:
     """A prompt states a task: when no sentence came out Directive, the first whose own words give one (an
-    imperative shaped like a format rule: "Give me five names, as a comma-separated list.") is the Directive too."""
+    imperative shaped like a format rule: "Give me five names, as a comma-separated list.") is the Directive too.
+    Whether it labelled one."""
     sents = [m for line in lines for m in line]
     if any(D in labels[m.index] for m in sents):
-        return
+        return False
     said = [m for m in sents if (DIRECTIVE.search(m.text[:400]) or is_imperative(m.text)) and
             not labels[m.index] & {E, R} and not HEADING.match(m.text)]
     # rather not a rule ("Never give the full solution") when another instruction is there
     m = next((m for m in said if not _RULE_OPENING.match(m.text)), said[0] if said else None)
     if m is not None:
         labels[m.index] = labels[m.index] | {D}
-        return
+        return True
     for m in sents:  # a question without its mark: "how long do i boil an egg for a jammy yolk"
         if re.match(r"^\W*(?:how|what|why|where|when|which|who|can|could|should|is|are|do|does)\b", m.text, re.I):
             labels[m.index] = labels[m.index] | {D} if m.cues else {D}  # no cue: the background default was a guess
-            return
+            return True
     # a question amid a chat message ("quick one: how do I …?"), else a request without a verb that opens the prompt
     # ("5 LinkedIn post hooks for our webinar, max 15 words each")
     m = next((m for m in sents if "?" in m.text and not labels[m.index] & {E, R}), None) or \
@@ -525,6 +528,7 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
          not _FINITE.search(sents[0].text) else None)
     if m is not None:
         labels[m.index] = labels[m.index] | {D}
+    return m is not None
 
 
 #: Words that point the task at material: "the data below", "this email", "here are my notes".
@@ -784,10 +788,11 @@ def _label_test_cases(lines: list[list[_Sent]], labels: dict[int, set[Component]
     "Tests:" label. Tests pasted to be debugged are not announced so and stay the task's input."""
     for li, line in enumerate(lines):
         code = line[0].text
+        if len(line) > 1 or not li or not code.lstrip().startswith("```") or \
+                not re.search(r"\b(?:pass|tests?)\b[^:]*:\s*$", lines[li - 1][-1].text, re.I):
+            continue
         body = [t for t in code.splitlines()[1:] if t.strip() and not t.lstrip().startswith("```")]
-        announced = li > 0 and re.search(r"\b(?:pass|tests?)\b[^:]*:\s*$", lines[li - 1][-1].text, re.I)
-        if len(line) == 1 and code.lstrip().startswith("```") and body and announced and \
-                sum(bool(_TEST_LINE.match(t)) for t in body) * 5 >= len(body) * 3:
+        if body and sum(bool(_TEST_LINE.match(t)) for t in body) * 5 >= len(body) * 3:
             labels[line[0].index] = {E}
             if len(lines[li - 1]) == 1 and _TESTS_LABEL.match(lines[li - 1][0].text):
                 labels[lines[li - 1][0].index] = {E}
@@ -809,6 +814,34 @@ def _label_fenced_material(lines: list[list[_Sent]], labels: dict[int, set[Compo
                 not block.reference and not _FENCED_REFERENCE.search(block.text) and \
                 not (li and _names_consulted(lines[li - 1][-1].text)):
             labels[block.index] = {D}
+
+
+#: A task pointing back at what stands right above it: "Turn these into a table …", "Can you summarise this?".
+_POINTS_BACK = re.compile(r"^\W*(?:please\s+|(?:can|could) you\s+)?[a-z]+\s+(?:these|this|them|it|all that|the above)\b"
+                          r"(?!\s+(?:way|time|week|month|year|one)\b)", re.I)
+
+
+def _label_material_above(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+                          blank_before: dict[int, bool]) -> None:
+    """The block right above a task that points back at it ("Notes from today's sync:" and its items above "Turn
+    these into a table of action items") is the task's input, when it is all background without cues."""
+    def plain(line: list[_Sent]) -> bool:
+        return all(labels[m.index] == {A} and not (m.cues - {A, D}) for m in line)
+
+    for li, line in enumerate(lines):
+        first = line[0]
+        if not li or D not in labels[first.index] or not _POINTS_BACK.match(first.text):
+            continue
+        start = li - 1  # the paragraph right above, across at most one blank line; a walk stops at its first
+        while start > 0 and plain(lines[start]) and not blank_before[lines[start][0].index]:  # line of another kind
+            start -= 1
+        if not plain(lines[start]) or start and not blank_before[lines[start][0].index]:
+            continue
+        if start and len(lines[start - 1]) == 1 and _bare_label(lines[start - 1][0].text) and \
+                plain(lines[start - 1]):
+            start -= 1  # with the label above it: "Notes from today's sync:", a blank line, the notes
+        if li - start > 1 or len(lines[start]) > 1:
+            labels.update((m.index, {D}) for above in lines[start:li] for m in above)
 
 
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
