@@ -1681,6 +1681,15 @@ def test_material_named_by_a_task_found_only_by_its_form_words() -> None:
     assert got["Notes:"] == got["Enzymes are biological catalysts."] == got["They speed up reactions."] == "D"
 
 
+def test_an_email_pasted_below_a_chinese_or_japanese_request_is_its_input() -> None:
+    got = dict(codes("帮我润色一下这封邮件，是发给供应商催货的。\n\n王经理您好：\n我们上个月下的订单到现在还没有发货。\n谢谢！\n\n"
+                     "语气要专业、客气。\n只输出修改后的邮件，不要解释。"))
+    assert got["王经理您好："] == got["我们上个月下的订单到现在还没有发货。"] == got["谢谢！"] == "D"
+    assert got["只输出修改后的邮件，不要解释。"] == "O"
+    got = dict(codes("请帮我把下面这封邮件改得更正式。\n\n王老师您好，我下周三要去北京参加一个面试。谢谢老师！"))
+    assert got["王老师您好，我下周三要去北京参加一个面试。谢谢老师！"] == "D"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

@@ -533,6 +533,8 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
 
 #: Words that point the task at material: "the data below", "this email", "here are my notes".
 _POINTER = re.compile(r"\b(?:below|following|this|these|here(?:'s| is| are))\b", re.I)
+#: The same in Chinese and Japanese ("下面这封邮件", "以下のメール"), where words have no boundaries to match.
+_CJK_POINTER = re.compile(r"下面|以下|如下|下記|次の|这封|這封|这段|這段|この")
 #: The user's own material named in the task ("proofread my email"): it follows, with no cue of its own.
 _MY_MATERIAL = re.compile(r"\bmy (?:email|e-mail|message|text|essay|letter|code|draft|paragraph|cv|resume|résumé|post|"
                           r"story|poem)\b", re.I)
@@ -557,7 +559,7 @@ def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Compone
         start = li
     trailing = [m for line in lines[start:end] for m in line]
     earlier = [m for line in lines[:start] for m in line]
-    pointed = any(D in labels[m.index] and (_POINTER.search(m.text) or
+    pointed = any(D in labels[m.index] and (_POINTER.search(m.text) or _CJK_POINTER.search(m.text) or
                                             _MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing))
                   for m in earlier) or \
         bool(earlier) and _announced(earlier[-1], labels) == {D}  # "Translate …, keep the tags as they are:"
@@ -585,8 +587,8 @@ def _label_pasted_paragraph(lines: list[list[_Sent]], labels: dict[int, set[Comp
         if end == len(lines) or _ABOUT_ME.match(first.text) or HEADING.match(first.text) or first.reference or \
                 key_value(first.text) or re.match(r"\s*(?:[-*•]|\d+[.)])\s|\w[\w ]{0,20}\s=\s", first.text):
             continue  # a heading, a list, a field ("About me: …", "Audience = …") or a slot is no pasted paragraph
-        points = any(_POINTER.search(m.text) or _MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text)
-                     for m in before)
+        points = any(_POINTER.search(m.text) or _MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text) or
+                     _CJK_POINTER.search(m.text) for m in before)
         block = [m for line in lines[li:end] for m in line]
         if end > li + 1:  # several lines: only what the task points at by name ("these references", not "these tools")
             last = _POINTING.search(before[-1].text)  # the paragraph's last sentence decides, if it points
@@ -594,7 +596,8 @@ def _label_pasted_paragraph(lines: list[list[_Sent]], labels: dict[int, set[Comp
                 named = [last] if D in labels[before[-1].index] and last[1] else []
             else:
                 named = [p for m in before if D in labels[m.index] for p in [_POINTING.search(m.text)] if p and p[1]]
-            points = bool(named) and not any(_CONSULTED_NOUN.fullmatch(p[1]) or REFERENCE.search(p[1]) for p in named)
+            points = bool(named) and not any(_CONSULTED_NOUN.fullmatch(p[1]) or REFERENCE.search(p[1]) for p in named) \
+                or any(D in labels[m.index] and _CJK_POINTER.search(m.text) for m in before)  # no words to name
         if points and any(D in labels[m.index] for m in before) and \
                 all(labels[m.index] == {A} and not m.cues for m in block):
             for m in block:
