@@ -1690,6 +1690,15 @@ def test_an_email_pasted_below_a_chinese_or_japanese_request_is_its_input() -> N
     assert got["王老师您好，我下周三要去北京参加一个面试。谢谢老师！"] == "D"
 
 
+def test_the_text_a_task_reworks_is_its_input_whatever_its_sentences_say() -> None:
+    got = dict(codes("Please translate the recall notice below into Spanish.\nKeep the model numbers as they are.\n\n"
+                     "IMPORTANT SAFETY NOTICE\nSome KettlePro kettles may overheat.\n"
+                     "Stop using the kettle immediately and unplug it.\nYou do not need a receipt."))
+    assert {got[t] for t in ("IMPORTANT SAFETY NOTICE", "Some KettlePro kettles may overheat.",
+                             "Stop using the kettle immediately and unplug it.", "You do not need a receipt.")} == {"D"}
+    assert got["Keep the model numbers as they are."] == "A"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

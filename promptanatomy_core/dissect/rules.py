@@ -322,6 +322,7 @@ class RulesDissector(Dissector):
         _label_test_cases(lines, labels)
         _label_fenced_material(lines, labels)
         _label_material_above(lines, labels, blank_before)
+        _label_text_to_rework(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -845,6 +846,27 @@ def _label_material_above(lines: list[list[_Sent]], labels: dict[int, set[Compon
             start -= 1  # with the label above it: "Notes from today's sync:", a blank line, the notes
         if li - start > 1 or len(lines[start]) > 1:
             labels.update((m.index, {D}) for above in lines[start:li] for m in above)
+
+
+#: A task that reworks a text it points at: "Please translate the recall notice below", "Proofread this".
+_REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|shorten|simplify|edit|correct|polish|"
+                     r"tighten|locali[sz]e|adapt|reword)\b", re.I)
+
+
+def _label_text_to_rework(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+                          blank_before: dict[int, bool]) -> None:
+    """The last paragraph, set off by a blank line, under a task that reworks the text it points at ("Please translate
+    the recall notice below …" above the notice) is that text, whatever its sentences say ("Stop using the kettle
+    immediately.")."""
+    start = next((li for li in range(len(lines) - 1, 0, -1) if blank_before[lines[li][0].index]), None)
+    if start is None:
+        return
+    block = [m for line in lines[start:] for m in line]
+    asked = any(D in labels[m.index] and _REWORK.search(m.text) and _POINTER.search(m.text)
+                for line in lines[:start] for m in line)
+    if asked and len(block) >= 3 and all(labels[m.index] in ({A}, {D}) and not m.reference and
+                                         not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
+        labels.update((m.index, {D}) for m in block)
 
 
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
