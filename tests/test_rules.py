@@ -1733,7 +1733,7 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.92, "fresh": 0.92, "e
                "orchard": 0.86, "delta": 0.86, "glade": 0.78, "willow": 0.79, "spruce": 0.82, "cavern": 0.77,
                "burrow": 0.82, "thicket": 0.83, "reed": 0.68, "fern": 0.74, "grotto": 0.78, "hollow": 0.81,
                "tarn": 0.79, "brook": 0.74, "heath": 0.65, "marsh": 0.78, "moor": 0.81,
-               "dune": 0.72, "bog": 0.81, "cove": 0.85}
+               "dune": 0.72, "bog": 0.81, "cove": 0.85, "mesa": 0.78, "prairie": 0.77, "ridge": 0.86, "glen": 0.75}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
