@@ -1699,6 +1699,16 @@ def test_the_text_a_task_reworks_is_its_input_whatever_its_sentences_say() -> No
     assert got["Keep the model numbers as they are."] == "A"
 
 
+def test_arrow_demonstrations_before_now_do_these_and_material_the_user_says_they_pasted() -> None:
+    got = codes("Put each bank transaction into one of these categories: Groceries, Transport, Bills.\n\n"
+                "TESCO STORES 2231 -> Groceries\nUBER *TRIP -> Transport\nNETFLIX.COM -> Bills\n\n"
+                "Now do these:\nSAINSBURYS S/MKT\nTFL TRAVEL CH\n\nJust give the list, same arrow format.")
+    assert [c for _, c in got] == ["D", "E", "E", "E", "D", "D", "D", "O"]
+    got = dict(codes("I'm applying for a receptionist job.\nI've pasted the ad and my experience below.\n\nJOB AD:\n"
+                     "Front Desk Coordinator\nFull time, Mon-Fri.\n\nWrite me a cover letter."))
+    assert got["I've pasted the ad and my experience below."] == got["JOB AD:"] == got["Full time, Mon-Fri."] == "D"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

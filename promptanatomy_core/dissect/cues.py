@@ -482,7 +482,8 @@ TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
 INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|"
-                    r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b)")
+                    r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
+                    r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
 
 
 #: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".

@@ -57,7 +57,12 @@ def _arrow_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     labelled = [m is not None and bool(m.group(1) or m.group(2)) for m in arrows]
     last = len(lines) - 1
     if last < 2 or arrows[last] is None or labelled[last]:
-        return set(), set()
+        # "text -> label" lines, then "Now do these:" above the inputs without their labels
+        turn = next((li for li in range(len(lines)) if re.match(r"^\W*now\b", lines[li][0].text, re.I) and
+                     li >= 2 and labelled[li - 1] and labelled[li - 2]), None)
+        if turn is None:
+            return set(), set()
+        return set(next(run for run in runs(labelled[:turn]) if run[-1] == turn - 1)), {turn}
     demos = {i for i in range(last) if labelled[i]}
     return (demos, {last}) if len(demos) >= 2 else (set(), set())
 
