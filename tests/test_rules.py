@@ -1709,6 +1709,19 @@ def test_arrow_demonstrations_before_now_do_these_and_material_the_user_says_the
     assert got["I've pasted the ad and my experience below."] == got["JOB AD:"] == got["Full time, Mon-Fri."] == "D"
 
 
+def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
+    got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
+                     "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"
+                     "Push back once more.\n\nKeep it to five sentences."))
+    assert {got[t] for t in ("From: Omar", "Dell came back with a revised quote.", "Push back once more.")} == {"D"}
+    assert got["Keep it to five sentences."] == "O"
+    got = dict(codes("Rewrite the help-center article below for a non-technical customer.\n---\n"
+                     "To enable the relay, navigate to Admin > Integrations.\nPopulate host and port.\n---\n"
+                     "Use numbered steps."))
+    assert got["Populate host and port."] == got["To enable the relay, navigate to Admin > Integrations."] == "D"
+    assert got["Use numbered steps."] == "O"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

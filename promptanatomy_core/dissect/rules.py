@@ -30,7 +30,7 @@ from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE
                    INPUT_LABEL, INTRO, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE,
                    REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic,
                    is_imperative, key_value, title_component, without_chat_markers)
-from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
+from .material import DELIMITER, OPENING_QUOTE, json_schema_lines, material_lines, runs
 
 
 @dataclass
@@ -328,6 +328,7 @@ class RulesDissector(Dissector):
         _label_fenced_material(lines, labels)
         _label_material_above(lines, labels, blank_before)
         _label_text_to_rework(lines, labels, blank_before)
+        _label_email_bodies(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -860,18 +861,49 @@ _REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|sh
 
 def _label_text_to_rework(lines: list[list[_Sent]], labels: dict[int, set[Component]],
                           blank_before: dict[int, bool]) -> None:
-    """The last paragraph, set off by a blank line, under a task that reworks the text it points at ("Please translate
-    the recall notice below …" above the notice) is that text, whatever its sentences say ("Stop using the kettle
-    immediately.")."""
-    start = next((li for li in range(len(lines) - 1, 0, -1) if blank_before[lines[li][0].index]), None)
-    if start is None:
+    """The text a task reworks and points at ("Please translate the recall notice below …", "Rewrite the article
+    below …") is that text, whatever its sentences say ("Stop using the kettle immediately."): a block between
+    delimiter lines ("---") after the task, or else the last paragraph, set off by a blank line; not slots or consulted
+    material."""
+    asking = next((li for li, line in enumerate(lines) for m in line
+                   if D in labels[m.index] and _REWORK.search(m.text) and _POINTER.search(m.text)), None)
+    if asking is None:
         return
-    block = [m for line in lines[start:] for m in line]
-    asked = any(D in labels[m.index] and _REWORK.search(m.text) and _POINTER.search(m.text)
-                for line in lines[:start] for m in line)
-    if asked and len(block) >= 3 and all(labels[m.index] in ({A}, {D}) and not m.reference and
-                                         not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
+    marks = [li for li in range(asking + 1, len(lines)) if len(lines[li]) == 1 and DELIMITER.match(lines[li][0].text)]
+    start = next((li for li in range(len(lines) - 1, asking, -1) if blank_before[lines[li][0].index]), None)
+    span = range(marks[0], marks[1] + 1) if len(marks) >= 2 else range(start, len(lines)) if start else range(0)
+    block = [m for li in span for m in lines[li]]
+    if len(block) >= 3 and all(labels[m.index] in ({A}, {D}) and not m.reference and
+                               not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
         labels.update((m.index, {D}) for m in block)
+
+
+#: The header of a pasted email: "From: Dana Whitfield" above "To: …", "Subject: …", "Date: …".
+_EMAIL_HEADER = re.compile(r"^\s*(?:from|to|cc|subject|date|sent)\s*:\s*\S", re.I)
+
+
+def _label_email_bodies(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+                        blank_before: dict[int, bool]) -> None:
+    """A pasted email's header ("From: …" with "Subject: …" under it) and the paragraph of its body below are
+    material, as a thread of such emails is, whatever the bodies say ("Push back once more.")."""
+    li = 0
+    while li < len(lines):
+        if not (re.match(r"^\s*from\s*:\s*\S", lines[li][0].text, re.I) and li + 1 < len(lines) and
+                _EMAIL_HEADER.match(lines[li + 1][0].text) and not blank_before[lines[li + 1][0].index]) or \
+                PLACEHOLDER.search(lines[li][0].text):
+            li += 1
+            continue
+        end = li + 1
+        while end < len(lines) and _EMAIL_HEADER.match(lines[end][0].text) and not blank_before[lines[end][0].index]:
+            end += 1  # the header's lines
+        if end < len(lines):
+            end += 1  # the body: the paragraph under the header, up to the next blank line
+            while end < len(lines) and not blank_before[lines[end][0].index]:
+                end += 1
+        block = [m for line in lines[li:end] for m in line]
+        if all(labels[m.index] in ({A}, {D}) for m in block):
+            labels.update((m.index, {D}) for m in block)
+        li = end
 
 
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
