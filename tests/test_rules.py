@@ -1722,6 +1722,16 @@ def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> Non
     assert got["Use numbered steps."] == "O"
 
 
+def test_a_block_of_data_a_request_gives_under_a_bare_label_is_its_input() -> None:
+    got = dict(codes("I'm trying to decide whether to buy a car.\nSome numbers:\nInsurance quote: $110/month.\n"
+                     "I drive maybe 400 miles a month.\nWork out what the car would cost me per month."))
+    assert got["Some numbers:"] == got["Insurance quote: $110/month."] == got["I drive maybe 400 miles a month."] == "D"
+    # the facts a persona's system prompt gives are consulted
+    got = dict(codes("You are Max, the assistant of a bike shop.\nShop details:\n- Open 9-5 on weekdays.\n"
+                     "- Repairs take two days.\nAnswer the customer politely."))
+    assert got["Shop details:"] == got["- Repairs take two days."] == "A"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

@@ -329,6 +329,7 @@ class RulesDissector(Dissector):
         _label_material_above(lines, labels, blank_before)
         _label_text_to_rework(lines, labels, blank_before)
         _label_email_bodies(lines, labels, blank_before)
+        _label_data_blocks(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -904,6 +905,36 @@ def _label_email_bodies(lines: list[list[_Sent]], labels: dict[int, set[Componen
         if all(labels[m.index] in ({A}, {D}) for m in block):
             labels.update((m.index, {D}) for m in block)
         li = end
+
+
+#: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
+_DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
+                        r"answers|quotes|offers|options|experience|informa(?:ções|tions?|ción|zioni)|comentários|"
+                        r"comentarios|commentaires|angaben|gegevens|dados|datos|données|dati", re.I)
+
+
+def _label_data_blocks(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+                       blank_before: dict[int, bool]) -> None:
+    """In a request (no persona of its own), a block under a bare label that names data ("Details:", "Some numbers:",
+    "Comentários:") is the material the task works on, when it is all background without cues of its own."""
+    if any(labels[m.index] == {R} for line in lines for m in line):
+        return
+    li = 0
+    while li < len(lines):
+        label = lines[li][-1]  # alone on its line or closing a paragraph ("We're deciding whether to buy. Details:")
+        li += 1
+        if not _bare_label(label.text) or labels[label.index] != {A} or label.reference or \
+                _names_consulted(label.text) or not _DATA_HEAD.fullmatch(_head_noun(label.text)):
+            continue
+        end = li  # the block: the background lines below, up to a blank line or the task
+        while end < len(lines) and not (blank_before[lines[end][0].index] and end > li) and \
+                all(labels[m.index] == {A} for m in lines[end]):
+            end += 1
+        block = [m for line in lines[li:end] for m in line]
+        if block and all(not (m.cues - {A}) and not PLACEHOLDER.search(m.text)
+                         for m in block):  # slots filled from a record: consulted
+            labels.update((m.index, {D}) for m in [label, *block])
+            li = end
 
 
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
