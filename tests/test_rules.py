@@ -1732,6 +1732,11 @@ def test_a_block_of_data_a_request_gives_under_a_bare_label_is_its_input() -> No
     assert got["Shop details:"] == got["- Repairs take two days."] == "A"
 
 
+def test_a_situation_typed_on_into_a_question_without_its_mark_is_background_and_task() -> None:
+    got = dict(codes("my sourdough keeps coming out dense.\n\nstarter doubles in like 8 hours. what am i doing wrong"))
+    assert got["starter doubles in like 8 hours. what am i doing wrong"] == "AD"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

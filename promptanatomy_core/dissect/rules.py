@@ -478,11 +478,17 @@ def _label_run_on_messages(lines: list[list[_Sent]], labels: dict[int, set[Compo
     already pushed it to my branch") is the task and its background at once."""
     for m in (m for line in lines for m in line):
         parts = _RUN_ON.split(m.text)
-        if labels[m.index] == {D} and len(parts) > 1 and any(QUESTION.search(p) for p in parts) and \
-                any(_OWN_SITUATION.match(p) and not QUESTION.search(p) for p in parts):
-            labels[m.index] = {A, D}
+        if len(parts) < 2:
+            continue
+        asked = [bool(QUESTION.search(p) or _UNMARKED_QUESTION.match(p)) for p in parts]
+        if labels[m.index] == {D} and any(asked) and \
+                any(_OWN_SITUATION.match(p) and not q for p, q in zip(parts, asked)) or \
+                labels[m.index] == {A} and not m.cues - {A} and any(asked[1:]) and not all(asked):
+            labels[m.index] = {A, D}  # the situation first, the question typed on after it: "… what am i doing wrong"
 
 
+#: A question typed without its mark: "what am i doing wrong", "how do i fix it".
+_UNMARKED_QUESTION = re.compile(r"^\W*(?:what|how|why|which|should|can|could|is|are|do|does)\b[^.!]*$", re.I)
 #: A greeting or opener on its own: "Hi!", "Bonjour !", "Hey there,", "Quick question."
 _GREETING = re.compile(r"^\W*(?:hi|hello|hey|hiya|bonjour|salut|hola|ciao|hallo|hoi|olá|hej|good (?:morning|afternoon|"
                        r"evening))(?: there| all| everyone)?\s*[!,.]?\s*$|^\W*quick question\s*[.:!]?\s*$", re.I)
