@@ -447,7 +447,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
          r"summari[sz]e|check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|"
          r"proofread)\s*:?\s*$"), D),
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
-    (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)|^\W*form\W*$|"
+    (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)(?!s\W*$)|^\W*form\W*$|"
          r"\bfields? notes\b|\bnotes on (?:the )?fields\b|\bfield (?:descriptions|rules|definitions)\b"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#\s.*\b(?:assistant|master|agent|bot|"
          r"companion|coach|tutor)\s*$"), R),
