@@ -1737,6 +1737,13 @@ def test_a_situation_typed_on_into_a_question_without_its_mark_is_background_and
     assert got["starter doubles in like 8 hours. what am i doing wrong"] == "AD"
 
 
+def test_a_heading_in_the_plural_is_not_a_section_on_the_answers_form() -> None:
+    got = dict(codes("# Answers\n1. fewer meetings on tuesdays\n2. Clearer promotion criteria.\n\n# Format\n"
+                     "Markdown list, largest theme first."))
+    assert got["# Answers"] != "O" and got["2. Clearer promotion criteria."] != "O"
+    assert got["# Format"] == "O"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"
