@@ -13,7 +13,9 @@ blocks around it.
   likewise adds Additional Information to its sentences;
 * a sentence without a cue continues the input, example or quotation it follows on the same line, else it is
   background; a prompt always states a task;
-* a prompt in a chat template is read through its special tokens ("<|im_start|>user" reads as "User:").
+* a prompt in a chat template is read through its special tokens ("<|im_start|>user" reads as "User:");
+* after the line-by-line pass, :mod:`.pasted` finds the material the task works on by how the prompt presents it
+  (lettered options, an email thread, the text a task reworks, a block of data under a bare label, …).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import bisect
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..types import Component, Dissection, Sentence
 from . import languages
@@ -30,27 +32,17 @@ from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE
                    INPUT_LABEL, INTRO, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE,
                    REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic,
                    is_imperative, key_value, title_component, without_chat_markers)
-from .material import DELIMITER, OPENING_QUOTE, json_schema_lines, material_lines, runs
-
-
-@dataclass
-class _Sent:
-    index: int
-    text: str
-    start: int
-    end: int
-    cues: set[Component]
-    weak_role: bool
-    input_label: bool
-    reference: bool = False  # material the model consults ("<documents>", "Context: {context}"): background
-    final: bool = False  # the prompt's last sentence (often the open slot the answer continues: "SELECT", "A:")
+from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
+from .pasted import (label_answer_options, label_data_blocks, label_email_bodies, label_enumerated_entries,
+                     label_fenced_material, label_material_above, label_test_cases, label_text_to_rework)
+from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
 
 
 #: A demonstration "text -> label" or "text | label" (group 1 or 2: the label's first character, empty when open).
 _ARROW = re.compile(r"(?:^|\s)(?:->|→|=>|//)\s*(\S?)|^(?!\s*\|)[^|\n]*\S\s+\|(?:\s+(\S)|\s*$)")
 
 
-def _arrow_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
+def _arrow_lines(lines: list[list[Sent]]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines) of an arrow few-shot block: "text -> label" lines before a final open
     "{input} ->"."""
     arrows = [_ARROW.search(line[-1].text) for line in lines]
@@ -67,7 +59,7 @@ def _arrow_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     return (demos, {last}) if len(demos) >= 2 else (set(), set())
 
 
-def _table_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
+def _table_lines(lines: list[list[Sent]]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines) of a markdown table of demonstrations whose first column names the final
     query's key ("| Claim note | Queue |" rows, then "Claim note: …")."""
     last = key_value(lines[-1][0].text) if lines else None
@@ -81,21 +73,17 @@ def _table_lines(lines: list[list[_Sent]]) -> tuple[set[int], set[int]]:
     return set(rows), {len(lines) - 1}
 
 
-#: A line that is only a label: "Company:", "Deal stage (one of: Discovery, Qualified):".
-_LABEL_ONLY = re.compile(r"^\s*[-*]?\s*[A-Z][^:(\n]{0,60}(?:\([^)\n]*\))?\s*:\s*$")
-
-
 #: A field of the answer described in angle brackets: "level: <EMERGENCY|URGENT|ROUTINE>", "TR: <score> — <why>".
 _DESCRIBED_FIELD = re.compile(r"^\s*[-*]?\s*[\w ]{1,30}:\s*<[^<>\n]+>(?:\s*\W{0,3}\s*<[^<>\n]+>)*\s*$")
 
 
-def _template_lines(lines: list[list[_Sent]]) -> set[int]:
+def _template_lines(lines: list[list[Sent]]) -> set[int]:
     """An answer template: three or more lines in a row that are only a label ("Company:", "Budget:", "Deal stage
     (one of: …):") or a field described in angle brackets ("level: <URGENT|ROUTINE>"): what the answer fills in."""
     def shaped(shape: re.Pattern[str]) -> list[bool]:
         return [len(line) == 1 and bool(shape.match(line[0].text)) and not line[0].input_label for line in lines]
 
-    labels, described = shaped(_LABEL_ONLY), shaped(_DESCRIBED_FIELD)
+    labels, described = shaped(LABEL_ONLY), shaped(_DESCRIBED_FIELD)
     out: set[int] = set()
     for bare in (labels, described):
         # a run that ends the prompt is the open slots the answer continues, not a template
@@ -111,7 +99,7 @@ def _template_lines(lines: list[list[_Sent]]) -> set[int]:
 _OPEN_ANSWER = re.compile(r"^\W*let'?s (?:think|work|solve|reason)\b[^.]{0,40}\.?\s*$|^\W*(?:\.{3}|…|_+|\?)\s*$", re.I)
 
 
-def _few_shot_lines(lines: list[list[_Sent]], blank_before: dict[int, bool]) -> tuple[set[int], set[int]]:
+def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines): ``Key: value`` pairs before a final open query with the same keys; the
     query's lines are contiguous (a blank line ends it)."""
     keyed = [(i, key_value(line[0].text) or _lower_key(line[0].text)) for i, line in enumerate(lines)]
@@ -322,14 +310,14 @@ class RulesDissector(Dissector):
             _label_trailing_data(lines, labels)
             _label_named_inputs(lines, labels, blank_before)
         _label_pointed_items(lines, labels, blank_before)
-        _label_enumerated_entries(lines, labels)
-        _label_answer_options(lines, labels, blank_before)
-        _label_test_cases(lines, labels)
-        _label_fenced_material(lines, labels)
-        _label_material_above(lines, labels, blank_before)
-        _label_text_to_rework(lines, labels, blank_before)
-        _label_email_bodies(lines, labels, blank_before)
-        _label_data_blocks(lines, labels, blank_before)
+        label_enumerated_entries(lines, labels)
+        label_answer_options(lines, labels, blank_before)
+        label_test_cases(lines, labels)
+        label_fenced_material(lines, labels)
+        label_material_above(lines, labels, blank_before)
+        label_text_to_rework(lines, labels, blank_before)
+        label_email_bodies(lines, labels, blank_before)
+        label_data_blocks(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -340,7 +328,7 @@ class RulesDissector(Dissector):
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
-    def _ends_examples(first: _Sent, line: list[_Sent], li: int, lines: list[list[_Sent]],
+    def _ends_examples(first: Sent, line: list[Sent], li: int, lines: list[list[Sent]],
                        blank_before: dict[int, bool]) -> bool:
         """Whether ``line`` leaves an example block: a new instruction, the open query, or a new section."""
         next_is_slot = li + 1 < len(lines) and PLACEHOLDER.fullmatch(lines[li + 1][0].text.strip("\"'“” "))
@@ -352,7 +340,7 @@ class RulesDissector(Dissector):
         return blank_before[first.index] and bool(first.cues - {E})
 
     @staticmethod
-    def _label_line(line: list[_Sent], section: Component | None, mode: Component | None,
+    def _label_line(line: list[Sent], section: Component | None, mode: Component | None,
                     labels: dict[int, set[Component]], task_stated: bool, prohibitions: bool) -> None:
         own = [set(m.cues) or ({D} if DATA_ROW.match(m.text) else set()) for m in line]
         if section is A:  # a statement under a background heading ("Name changes cost €45") is no instruction
@@ -424,7 +412,7 @@ def _block_item(text: str) -> bool:
     return bool(_ITEM.match(text))
 
 
-def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component] | None:
+def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] | None:
     """The component(s) a sentence ending in ":" gives the items below it ("Use this structure:", "Follow these
     steps:", "Here is the sales data:"); None for other sentences, headings and input labels."""
     if not sent.text.rstrip().endswith(":") or sent.input_label or heading_component(sent.text):
@@ -445,7 +433,7 @@ def _announced(sent: _Sent, labels: dict[int, set[Component]]) -> set[Component]
     return got if len(got) == 1 and not got & {R, E} else None
 
 
-def _continue_quotations(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _continue_quotations(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """A sentence that continues a quotation opened by the sentence before it on the same line (a quoted review, a
     disclaimer to end with) shares that sentence's labels; inline code after a task that points at it is its input."""
     for line in lines:
@@ -454,7 +442,7 @@ def _continue_quotations(lines: list[list[_Sent]], labels: dict[int, set[Compone
             open_quote ^= sum(prev.text.count(q) for q in '"“”«»„') % 2 == 1
             if open_quote:
                 labels[m.index] = set(labels[prev.index])
-            elif re.fullmatch(r"\s*`[^`]+`\s*", m.text) and D in labels[prev.index] and _POINTER.search(prev.text):
+            elif re.fullmatch(r"\s*`[^`]+`\s*", m.text) and D in labels[prev.index] and POINTER.search(prev.text):
                 labels[m.index] = {D}  # "what does this regex do? `^(?=.*\d).{8,}$`": the code it points at
 
 
@@ -473,7 +461,7 @@ _OWN_SITUATION = re.compile(r"^\W*(?:i|i'm|im|i've|ive|my|we|we're|our|already|t
                             re.I)
 
 
-def _label_run_on_messages(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _label_run_on_messages(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """A question typed in lower case and run together with the user's own situation ("how do i undo my last commit?
     already pushed it to my branch") is the task and its background at once."""
     for m in (m for line in lines for m in line):
@@ -494,7 +482,7 @@ _GREETING = re.compile(r"^\W*(?:hi|hello|hey|hiya|bonjour|salut|hola|ciao|hallo|
                        r"evening))(?: there| all| everyone)?\s*[!,.]?\s*$|^\W*quick question\s*[.:!]?\s*$", re.I)
 
 
-def _label_opening_greeting(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _label_opening_greeting(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """A greeting that opens the user's message ("Hi!", "Quick question.") belongs to the request it opens."""
     first = lines[0][0] if lines else None
     if first is not None and _GREETING.match(first.text) and labels[first.index] == {A} and \
@@ -502,7 +490,7 @@ def _label_opening_greeting(lines: list[list[_Sent]], labels: dict[int, set[Comp
         labels[first.index] = {D}
 
 
-def _task_in_its_first_form(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _task_in_its_first_form(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """The first creation request, before any Directive, is the task even when it speaks of the answer's form
     ("Write product descriptions for the three mugs below, each 50-70 words"); later ones are form alone."""
     for m in (m for line in lines for m in line):
@@ -517,7 +505,7 @@ def _task_in_its_first_form(lines: list[list[_Sent]], labels: dict[int, set[Comp
 _CREATE = re.compile(r"^\W*(?:please\s+)?(?:write|create|draft|generate|compose|produce)\s", re.I)
 
 
-def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> bool:
+def _ensure_task(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> bool:
     """A prompt states a task: when no sentence came out Directive, the first whose own words give one (an
     imperative shaped like a format rule: "Give me five names, as a comma-separated list.") is the Directive too.
     Whether it labelled one."""
@@ -545,8 +533,6 @@ def _ensure_task(lines: list[list[_Sent]], labels: dict[int, set[Component]]) ->
     return m is not None
 
 
-#: Words that point the task at material: "the data below", "this email", "here are my notes".
-_POINTER = re.compile(r"\b(?:below|following|this|these|here(?:'s| is| are))\b", re.I)
 #: The same in Chinese and Japanese ("下面这封邮件", "以下のメール"), where words have no boundaries to match.
 _CJK_POINTER = re.compile(r"下面|以下|如下|下記|次の|这封|這封|这段|這段|この")
 #: The user's own material named in the task ("proofread my email"): it follows, with no cue of its own.
@@ -554,7 +540,7 @@ _MY_MATERIAL = re.compile(r"\bmy (?:email|e-mail|message|text|essay|letter|code|
                           r"story|poem)\b", re.I)
 
 
-def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """Data lines that close the prompt after an instruction pointing at them ("… from the data below", "continue
     this story:"), or that stand just above the open slot the answer fills ("Complex: …" above "Simple:"), are the
     task's input."""
@@ -573,7 +559,7 @@ def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Compone
         start = li
     trailing = [m for line in lines[start:end] for m in line]
     earlier = [m for line in lines[:start] for m in line]
-    pointed = any(D in labels[m.index] and (_POINTER.search(m.text) or _CJK_POINTER.search(m.text) or
+    pointed = any(D in labels[m.index] and (POINTER.search(m.text) or _CJK_POINTER.search(m.text) or
                                             _MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing))
                   for m in earlier) or \
         bool(earlier) and _announced(earlier[-1], labels) == {D}  # "Translate …, keep the tags as they are:"
@@ -586,7 +572,7 @@ def _label_trailing_data(lines: list[list[_Sent]], labels: dict[int, set[Compone
 _ABOUT_ME = re.compile(r"^\W*(?:i|i'm|i've|i'd|my|we|we're|our|me)\b", re.I)
 
 
-def _label_pasted_paragraph(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+def _label_pasted_paragraph(lines: list[list[Sent]], labels: dict[int, set[Component]],
                             blank_before: dict[int, bool]) -> None:
     """A paragraph without cues pasted between a request that points at it and what follows ("this is the intro to
     my essay. Can you give me feedback?" + the intro + "Please don't rewrite it", "Please convert these references
@@ -601,7 +587,7 @@ def _label_pasted_paragraph(lines: list[list[_Sent]], labels: dict[int, set[Comp
         if end == len(lines) or _ABOUT_ME.match(first.text) or HEADING.match(first.text) or first.reference or \
                 key_value(first.text) or re.match(r"\s*(?:[-*•]|\d+[.)])\s|\w[\w ]{0,20}\s=\s", first.text):
             continue  # a heading, a list, a field ("About me: …", "Audience = …") or a slot is no pasted paragraph
-        points = any(_POINTER.search(m.text) or _MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text) or
+        points = any(POINTER.search(m.text) or _MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text) or
                      _CJK_POINTER.search(m.text) for m in before)
         block = [m for line in lines[li:end] for m in line]
         if end > li + 1:  # several lines: only what the task points at by name ("these references", not "these tools")
@@ -610,7 +596,7 @@ def _label_pasted_paragraph(lines: list[list[_Sent]], labels: dict[int, set[Comp
                 named = [last] if D in labels[before[-1].index] and last[1] else []
             else:
                 named = [p for m in before if D in labels[m.index] for p in [_POINTING.search(m.text)] if p and p[1]]
-            points = bool(named) and not any(_CONSULTED_NOUN.fullmatch(p[1]) or REFERENCE.search(p[1]) for p in named) \
+            points = bool(named) and not any(CONSULTED_NOUN.fullmatch(p[1]) or REFERENCE.search(p[1]) for p in named) \
                 or any(D in labels[m.index] and _CJK_POINTER.search(m.text) for m in before)  # no words to name
         if points and any(D in labels[m.index] for m in before) and \
                 all(labels[m.index] == {A} and not m.cues for m in block):
@@ -618,7 +604,7 @@ def _label_pasted_paragraph(lines: list[list[_Sent]], labels: dict[int, set[Comp
                 labels[m.index] = {D}
 
 
-def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component]],
                         blank_before: dict[int, bool]) -> None:
     """A "Key: value" line left as background whose key the task names ("Premise: …" under "Does the premise entail
     the hypothesis?", "Idea: …" under "Turn the idea I give you into a prompt") is the task's input, with the lines
@@ -639,11 +625,11 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
         label_above = False
         listed = item
         label = line[-1]  # alone on its line, or closing the task's paragraph ("Turn my notes into … Notes:")
-        if _bare_label(label.text) and labels[label.index] <= {A} and (len(line) == 1 or D in labels[line[0].index]):
-            head = _head_noun(label.text)
+        if bare_label(label.text) and labels[label.index] <= {A} and (len(line) == 1 or D in labels[line[0].index]):
+            head = head_noun(label.text)
             if head not in heads:
                 heads[head] = bool(re.search(_ACTED_ON + re.escape(head) + r"s?\b", owned, re.I)) or \
-                    not (label.reference or REFERENCE.search(label.text) or _CONSULTED_NOUN.fullmatch(head)) and \
+                    not (label.reference or REFERENCE.search(label.text) or CONSULTED_NOUN.fullmatch(head)) and \
                     bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I))
             named = block = label_above = heads[head]
             if named:
@@ -662,16 +648,6 @@ def _label_named_inputs(lines: list[list[_Sent]], labels: dict[int, set[Componen
                     labels[m.index] = {D}
 
 
-#: What a task consults rather than works on, however it names it: "against the rubric", "the intents below".
-_CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|intents?|categor(?:y|ies)|labels?|codebook|"
-                             r"playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?|taxonomy|glossary|"
-                             r"schema|definitions?|information|info|handlers?|agents?|destinations?|queues?|teams?|"
-                             r"departments?", re.I)
-def _names_consulted(text: str) -> bool:
-    """Whether a label or heading names what the task consults ("Reference policy:", "## Tools", "Rubric:")."""
-    return bool(REFERENCE.search(text) or _CONSULTED_NOUN.search(text))
-
-
 #: Not the words of consulting ("against the rubric", "using the notes") or of an addressee ("to the prospect").
 _NOT_CONSULTING = r"(?<!against )(?<!using )(?<!use )(?<!per )(?<!of )(?<!to )"
 #: A task working through its material item by item, whatever it is called: "Write an annotation for each of the
@@ -681,21 +657,6 @@ _ACTED_ON = (r"\b(?:(?:each|every|all|both) of (?:the|these|those|my|our)|(?:con
              r"\s+(?:[\w-]+\s+){0,2}?")
 #: How the task names its material: "the notes", "my biology notes", "the hiring manager's notes".
 _NAMING = r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
-
-
-def _bare_label(text: str) -> bool:
-    """A line that only names the block below it: "Claimant statement:", "TRANSCRIPT", "notes:"."""
-    return bool(_LABEL_ONLY.match(text) or re.fullmatch(r"\s*(?-i:[A-Z]{3,}(?: [A-Z]{3,})?)\s*", text) or
-                re.fullmatch(r"\s*[a-z][a-z ]{0,25}(?:\([^)\n]{0,60}\)\s*)?:\s*", text))  # lower case: "notes (x):"
-
-
-def _head_noun(label: str) -> str:
-    """The noun a label names its block by: "Claimant statement (signed):" -> "statement", "Notes from X" -> "notes"."""
-    words = re.sub(r"\([^)]*\)|[^\w\s-]", " ", label).lower().split()
-    for i, word in enumerate(words):
-        if i and word in ("from", "of", "for", "by", "on", "about", "de", "du", "des", "von", "del", "di"):
-            return words[i - 1]
-    return words[-1] if words else "\0"
 
 
 #: The user speaking of themselves (or greeting): their background, not a problem to solve.
@@ -716,7 +677,7 @@ _POINTING = re.compile(r"\b(?:the following|these)\s+(?:[\w-]+\s+){0,2}?(\w+)|\b
                        re.I)  # "Using the details below, write …" above "Price: £245,000"
 
 
-def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+def _label_pointed_items(lines: list[list[Sent]], labels: dict[int, set[Component]],
                          blank_before: dict[int, bool]) -> None:
     """The list or quotations right after a task that points at them ("Given the following product reviews,
     categorise each one …" above '1. "Arrived quickly!"') are the task's input, wherever they stand in the prompt."""
@@ -724,7 +685,7 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
         # the paragraph's last task sentence that points ("Format these references in APA. Where the DOI is …")
         last, pointed = next(((m, p) for m in reversed(line) if D in labels[m.index]
                               for p in [_POINTING.search(m.text)] if p), (line[-1], None))
-        if not pointed or _CONSULTED_NOUN.fullmatch(pointed[1] or "") or \
+        if not pointed or CONSULTED_NOUN.fullmatch(pointed[1] or "") or \
                 _announced(last, labels) == {A}:  # "… on each of these dimensions:" lists what is consulted
             continue
         for lj in range(li + 1, len(lines)):
@@ -740,221 +701,18 @@ def _label_pointed_items(lines: list[list[_Sent]], labels: dict[int, set[Compone
                     labels[m.index] = {D}
 
 
-#: An entry named by a word and its number or letter: "Quote A - Dellcom: £842/unit", "Offerte 2 – Glans …",
-#: "Interviewer 1 (SQL exercise): Strong." (group 1: the word).
-_ENTRY = re.compile(r"^\W{0,3}([^\W\d_]+) (?:#?\d{1,2}|[A-H])(?:\s*[-–—:(]|\s*$)")
-#: The words that name the levels of a scale, the steps of a method or the parts of an answer rather than the items
-#: the task compares or works through.
-_SCALE_ENTRY = re.compile(r"example|sample|demo|step|stage|phase|level|band|criterion|rule|tier|grade|score|point|"
-                          r"line|headline|description|part|section|round|day|week|turn|priority|tool|category|class|"
-                          r"type|rank|task|paso|étape|schritt|passo|stap|niveau|nivel|stufe|ejemplo|exemple|beispiel|"
-                          r"esempio|exemplo|voorbeeld", re.I)
-
-
-def _label_enumerated_entries(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
-    """Entries named by one word and their numbers or letters ("Quote A - …", "Quote B - …") are the items the task
-    compares or works through, unless the word names a scale's levels, a method's steps or an answer's parts."""
-    entries: dict[str, list[list[_Sent]]] = {}
-    for line in lines:
-        entry = _ENTRY.match(line[0].text)
-        if entry and not _SCALE_ENTRY.match(entry.group(1)):
-            entries.setdefault(entry.group(1).lower(), []).append(line)
-    for entry_lines in entries.values():
-        if len(entry_lines) > 1 and all(labels[m.index] in ({A}, {O}) for line in entry_lines for m in line):
-            labels.update((m.index, {D}) for line in entry_lines for m in line)
-
-
-#: An answer option of a multiple-choice question: "(A) 15 m", "B. Phrenic nerve", "c) 42".
-_OPTION = re.compile(r"^\s*\(?([A-Ea-e])[.)]\s+\S")
-#: The answer a demonstration gives under its options: "Answer: B", "Answer: (C)".
-_GIVEN_ANSWER = re.compile(r"^\s*(?:the\s+)?(?:correct\s+)?answer(?:\s+is)?\s*[:.]?\s*\(?[A-E]\)?\W*$", re.I)
-
-
-def _label_answer_options(lines: list[list[_Sent]], labels: dict[int, set[Component]],
-                          blank_before: dict[int, bool]) -> None:
-    """The options lettered from A under a question ("(A) 15 m", "(B) 20 m") belong with the question: the task's
-    input under the task, a demonstration in an example."""
-    options = [bool(len(line) == 1 and _OPTION.match(line[0].text)) for line in lines]
-    for run in runs(options):
-        letters = [_OPTION.match(lines[li][0].text)[1].upper() for li in run]
-        above = labels[lines[run[0] - 1][-1].index] if run[0] else set()
-        after = lines[run[-1] + 1] if run[-1] + 1 < len(lines) else None
-        if after is not None and labels[after[0].index] == {E} and _GIVEN_ANSWER.match(after[0].text):
-            above = {E}  # "Answer: B" under the options: the question and its options are a demonstration
-            for li in range(run[0] - 1, -1, -1):
-                if labels[lines[li][0].index] == {E}:
-                    break
-                labels.update((m.index, {E}) for m in lines[li])
-                if blank_before[lines[li][0].index]:
-                    break
-        if len(run) >= 2 and letters == [chr(ord("A") + i) for i in range(len(run))] and above in ({D}, {E}) and \
-                all(labels[lines[li][0].index] in ({A}, above) for li in run):
-            labels.update((lines[li][0].index, set(above)) for li in run)
-
-
-#: A line of a test case: "assert f([]) == []", "assert_eq!(f(&[1.0]), …);", "expect(f(2)).toBe(4);",
-#: "test('…', () => {".
-_TEST_LINE = re.compile(r"^\s*(?:assert\w*!?[\s(]|self\.assert\w*\(|expect\(|(?:test|it)\(['\"`]|\}\);?\s*$)")
-#: A label over test cases: "Tests:", "Test cases:".
-_TESTS_LABEL = re.compile(r"^\W*(?:unit\s+)?tests?(?:\s+cases?)?\s*:\s*$", re.I)
-
-
-def _label_test_cases(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
-    """A fenced block of test cases the code must pass ("It should pass:" or "Tests:" above "assert merge([]) == []")
-    demonstrates what the code must do, input and expected output, as a coding task's examples do; so does its
-    "Tests:" label. Tests pasted to be debugged are not announced so and stay the task's input."""
-    for li, line in enumerate(lines):
-        code = line[0].text
-        if len(line) > 1 or not li or not code.lstrip().startswith("```") or \
-                not re.search(r"\b(?:pass|tests?)\b[^:]*:\s*$", lines[li - 1][-1].text, re.I):
-            continue
-        body = [t for t in code.splitlines()[1:] if t.strip() and not t.lstrip().startswith("```")]
-        if body and sum(bool(_TEST_LINE.match(t)) for t in body) * 5 >= len(body) * 3:
-            labels[line[0].index] = {E}
-            if len(lines[li - 1]) == 1 and _TESTS_LABEL.match(lines[li - 1][0].text):
-                labels[lines[li - 1][0].index] = {E}
-
-
-#: What a fenced block is consulted for: a table's columns, a function's spec.
-_FENCED_REFERENCE = re.compile(r"\bCREATE\s+TABLE\b|\"(?:name|parameters)\"\s*:|^\s*\w+\(\w+ \w+,", re.I | re.M)
-
-
-def _label_fenced_material(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
-    """A fenced block a user's request leaves as background under words that do not name what is consulted
-    ("Getting this error and I can't see why:", "backup.log says:" above the code or the log) is pasted material the
-    task works on; in a system prompt it may be what the assistant consults ("The app sends this JSON …")."""
-    if any(R in labels[m.index] for line in lines for m in line):
-        return
-    for li, line in enumerate(lines):
-        block = line[0]
-        if len(line) == 1 and block.text.lstrip().startswith("```") and labels[block.index] == {A} and \
-                not block.reference and not _FENCED_REFERENCE.search(block.text) and \
-                not (li and _names_consulted(lines[li - 1][-1].text)):
-            labels[block.index] = {D}
-
-
-#: A task pointing back at what stands right above it: "Turn these into a table …", "Can you summarise this?".
-_POINTS_BACK = re.compile(r"^\W*(?:please\s+|(?:can|could) you\s+)?[a-z]+\s+(?:these|this|them|it|all that|the above)\b"
-                          r"(?!\s+(?:way|time|week|month|year|one)\b)", re.I)
-
-
-def _label_material_above(lines: list[list[_Sent]], labels: dict[int, set[Component]],
-                          blank_before: dict[int, bool]) -> None:
-    """The block right above a task that points back at it ("Notes from today's sync:" and its items above "Turn
-    these into a table of action items") is the task's input, when it is all background without cues."""
-    def plain(line: list[_Sent]) -> bool:
-        return all(labels[m.index] == {A} and not (m.cues - {A, D}) for m in line)
-
-    for li, line in enumerate(lines):
-        first = line[0]
-        if not li or D not in labels[first.index] or not _POINTS_BACK.match(first.text):
-            continue
-        start = li - 1  # the paragraph right above, across at most one blank line; a walk stops at its first
-        while start > 0 and plain(lines[start]) and not blank_before[lines[start][0].index]:  # line of another kind
-            start -= 1
-        if not plain(lines[start]) or start and not blank_before[lines[start][0].index]:
-            continue
-        if start and len(lines[start - 1]) == 1 and _bare_label(lines[start - 1][0].text) and \
-                plain(lines[start - 1]):
-            start -= 1  # with the label above it: "Notes from today's sync:", a blank line, the notes
-        if li - start > 1 or len(lines[start]) > 1:
-            labels.update((m.index, {D}) for above in lines[start:li] for m in above)
-
-
-#: A task that reworks a text it points at: "Please translate the recall notice below", "Proofread this".
-_REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|shorten|simplify|edit|correct|polish|"
-                     r"tighten|locali[sz]e|adapt|reword)\b", re.I)
-
-
-def _label_text_to_rework(lines: list[list[_Sent]], labels: dict[int, set[Component]],
-                          blank_before: dict[int, bool]) -> None:
-    """The text a task reworks and points at ("Please translate the recall notice below …", "Rewrite the article
-    below …") is that text, whatever its sentences say ("Stop using the kettle immediately."): a block between
-    delimiter lines ("---") after the task, or else the last paragraph, set off by a blank line; not slots or consulted
-    material."""
-    asking = next((li for li, line in enumerate(lines) for m in line
-                   if D in labels[m.index] and _REWORK.search(m.text) and _POINTER.search(m.text)), None)
-    if asking is None:
-        return
-    marks = [li for li in range(asking + 1, len(lines)) if len(lines[li]) == 1 and DELIMITER.match(lines[li][0].text)]
-    start = next((li for li in range(len(lines) - 1, asking, -1) if blank_before[lines[li][0].index]), None)
-    span = range(marks[0], marks[1] + 1) if len(marks) >= 2 else range(start, len(lines)) if start else range(0)
-    block = [m for li in span for m in lines[li]]
-    if len(block) >= 3 and all(labels[m.index] in ({A}, {D}) and not m.reference and
-                               not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
-        labels.update((m.index, {D}) for m in block)
-
-
-#: The header of a pasted email: "From: Dana Whitfield" above "To: …", "Subject: …", "Date: …".
-_EMAIL_HEADER = re.compile(r"^\s*(?:from|to|cc|subject|date|sent)\s*:\s*\S", re.I)
-
-
-def _label_email_bodies(lines: list[list[_Sent]], labels: dict[int, set[Component]],
-                        blank_before: dict[int, bool]) -> None:
-    """A pasted email's header ("From: …" with "Subject: …" under it) and the paragraph of its body below are
-    material, as a thread of such emails is, whatever the bodies say ("Push back once more.")."""
-    li = 0
-    while li < len(lines):
-        if not (re.match(r"^\s*from\s*:\s*\S", lines[li][0].text, re.I) and li + 1 < len(lines) and
-                _EMAIL_HEADER.match(lines[li + 1][0].text) and not blank_before[lines[li + 1][0].index]) or \
-                PLACEHOLDER.search(lines[li][0].text):
-            li += 1
-            continue
-        end = li + 1
-        while end < len(lines) and _EMAIL_HEADER.match(lines[end][0].text) and not blank_before[lines[end][0].index]:
-            end += 1  # the header's lines
-        if end < len(lines):
-            end += 1  # the body: the paragraph under the header, up to the next blank line
-            while end < len(lines) and not blank_before[lines[end][0].index]:
-                end += 1
-        block = [m for line in lines[li:end] for m in line]
-        if all(labels[m.index] in ({A}, {D}) for m in block):
-            labels.update((m.index, {D}) for m in block)
-        li = end
-
-
-#: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
-_DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
-                        r"answers|quotes|offers|options|experience|informa(?:ções|tions?|ción|zioni)|comentários|"
-                        r"comentarios|commentaires|angaben|gegevens|dados|datos|données|dati", re.I)
-
-
-def _label_data_blocks(lines: list[list[_Sent]], labels: dict[int, set[Component]],
-                       blank_before: dict[int, bool]) -> None:
-    """In a request (no persona of its own), a block under a bare label that names data ("Details:", "Some numbers:",
-    "Comentários:") is the material the task works on, when it is all background without cues of its own."""
-    if any(labels[m.index] == {R} for line in lines for m in line):
-        return
-    li = 0
-    while li < len(lines):
-        label = lines[li][-1]  # alone on its line or closing a paragraph ("We're deciding whether to buy. Details:")
-        li += 1
-        if not _bare_label(label.text) or labels[label.index] != {A} or label.reference or \
-                _names_consulted(label.text) or not _DATA_HEAD.fullmatch(_head_noun(label.text)):
-            continue
-        end = li  # the block: the background lines below, up to a blank line or the task
-        while end < len(lines) and not (blank_before[lines[end][0].index] and end > li) and \
-                all(labels[m.index] == {A} for m in lines[end]):
-            end += 1
-        block = [m for line in lines[li:end] for m in line]
-        if block and all(not (m.cues - {A}) and not PLACEHOLDER.search(m.text)
-                         for m in block):  # slots filled from a record: consulted
-            labels.update((m.index, {D}) for m in [label, *block])
-            li = end
-
-
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
 _CONSULTED_LABEL = re.compile(r"\b(?:guidance|details|prospect|how to)\b|(?:daten|datos|données|dati)\b|\(from\b", re.I)
 
 
-def _label_material_labels(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _label_material_labels(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """A bare label left as background right above material taken as the task's input ("Body:" above a pasted
     email's text, "Customer redline:" above a delimited clause) labels that input."""
     for line, below in zip(lines, lines[1:]):
         text = line[0].text
-        if len(line) == 1 and _LABEL_ONLY.match(text) and labels[line[0].index] == {A} and not line[0].reference \
-                and labels[below[0].index] == {D} and not _LABEL_ONLY.match(below[0].text) and \
-                not (_names_consulted(text) or _PERSON_TAG.search(text) or _CONSULTED_LABEL.search(text)):
+        if len(line) == 1 and LABEL_ONLY.match(text) and labels[line[0].index] == {A} and not line[0].reference \
+                and labels[below[0].index] == {D} and not LABEL_ONLY.match(below[0].text) and \
+                not (names_consulted(text) or _PERSON_TAG.search(text) or _CONSULTED_LABEL.search(text)):
             labels[line[0].index] = {D}
 
 
@@ -962,14 +720,14 @@ def _label_material_labels(lines: list[list[_Sent]], labels: dict[int, set[Compo
 _MD_HEADING = re.compile(r"^\s*(#{1,6})\s+\S")
 
 
-def _label_untitled_headings(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _label_untitled_headings(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """A markdown heading whose words name no component ("### Locked accounts", "## Project") takes the component of
     the section it opens, when one label set holds most of its sentences."""
     sents = [m for line in lines for m in line]
     for i, m in enumerate(sents):
         level = _MD_HEADING.match(m.text)
         if not level or labels[m.index] != {A} or heading_topic(m.text) or \
-                _names_consulted(m.text):  # "## Tools" over their JSON specs
+                names_consulted(m.text):  # "## Tools" over their JSON specs
             continue
         section = []
         for n in sents[i + 1:]:
@@ -986,12 +744,12 @@ def _label_untitled_headings(lines: list[list[_Sent]], labels: dict[int, set[Com
 _DSPY_FORMAT = re.compile(r"^\s*Follow the following format\.?\s*$")
 
 
-def _label_dspy_sections(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _label_dspy_sections(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """A DSPy prompt: sections between "---" lines. The one that says "Follow the following format." describes the
     answer's fields (Output Formatting, with the separators); those after it are demonstrations, except the last,
     the open query."""
-    sections: list[list[list[_Sent]]] = [[]]
-    separators: list[_Sent] = []
+    sections: list[list[list[Sent]]] = [[]]
+    separators: list[Sent] = []
     for line in lines:
         if len(line) == 1 and re.fullmatch(r"\s*-{3,}\s*", line[0].text):
             separators.append(line[0])
@@ -1020,7 +778,7 @@ _CLOSING_MARKERS = re.compile(r"(?:\s|<\|im_end\|>|<\|eot_id\|>|<\|end\|>|<end_o
                               r"\{\{~?/(?:system|user|assistant)~?\}\}|</(?:system|system_prompt)>)+")
 
 
-def _label_markers(lines: list[list[_Sent]], labels: dict[int, set[Component]],
+def _label_markers(lines: list[list[Sent]], labels: dict[int, set[Component]],
                    sentences: tuple[Sentence, ...]) -> None:
     """A sentence made only of chat-template tokens belongs to the turn it opens ("<|im_start|>system", "[INST]
     <<SYS>>": the labels of the next sentence with words) or closes ("<</SYS>>", "[/INST]": of the one before)."""
@@ -1055,7 +813,7 @@ _PERSONA_TRAIT = re.compile(r"^\W*you\s+(?:sound|think|speak|talk|write|know|hav
                             r"believe|care|tend|grew up|were|spent|come across|explain|enjoy|hate)\b", re.I)
 
 
-def _describe_persona(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _describe_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """Sentences right after the persona that describe it ("You sound relaxed and confident …", and for a named
     persona "Brannoc is gruff …", "He served twenty years as a ship's cook …") are Role."""
     sents = [m for line in lines for m in line]
@@ -1071,7 +829,7 @@ def _describe_persona(lines: list[list[_Sent]], labels: dict[int, set[Component]
             labels[n.index] = {R}
 
 
-def _label_problem_statement(lines: list[list[_Sent]], labels: dict[int, set[Component]]) -> None:
+def _label_problem_statement(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """Statements that open the prompt and lead straight to its question or pasted code ("A train leaves Bristol at
     14:10 … At what time does …?", "This query fails with … ```sql") are the problem the task works on, unless they
     are the user's own background ("I", "my", "we"); so are the givens of an exercise anywhere ("A series RLC circuit
@@ -1103,7 +861,7 @@ _SOLVE = re.compile(r"^\W*(?:find|calculate|compute|determine|estimate|prove|sho
                     r"determina|calcola|bereken)\b", re.I)
 
 
-def _later_instruction(own: set[Component], sent: _Sent) -> set[Component]:
+def _later_instruction(own: set[Component], sent: Sent) -> set[Component]:
     """An imperative after the task is stated that speaks of the answer's form is Output Formatting alone, one that
     opens like a constraint is Additional Information; any other stays a Directive (a further step of the task)."""
     if D not in own or R in own or sent.input_label or not is_imperative(sent.text):
@@ -1120,7 +878,7 @@ def _later_instruction(own: set[Component], sent: _Sent) -> set[Component]:
 _ARTEFACT_SHOULD = re.compile(r"^\W*(?:it|the \w+|this \w+)\s+(?:should|must|will|needs? to)\b", re.I)
 
 
-def _line_component(line: list[_Sent], own: list[set[Component]], section: Component | None) -> Component | None:
+def _line_component(line: list[Sent], own: list[set[Component]], section: Component | None) -> Component | None:
     """The component a whole line (paragraph) belongs to, if it has one."""
     if section is not None and section is not E:
         if not any(o - {section, A} for o in own):
@@ -1153,7 +911,7 @@ def _input_label_line(text: str) -> bool:
                  not re.search(REFERENCE.pattern + r"|document", tag.group(1), re.I)))  # <document>: retrieved
 
 
-def _only_data_after(lines: list[list[_Sent]]) -> list[bool]:
+def _only_data_after(lines: list[list[Sent]]) -> list[bool]:
     """For each line, whether every sentence after it is data (no cue of its own, or a placeholder; no heading) and
     there is at least one; computed from the end in one pass."""
     data_from = [True] * (len(lines) + 1)  # lines[i:] are all data
@@ -1220,9 +978,9 @@ def _record_ids(prompt: str, sentences: tuple[Sentence, ...]) -> list[int]:
     return ids
 
 
-def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
+def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[Sent]]:
     """Sentences grouped by line, with their cue features."""
-    lines: list[list[_Sent]] = []
+    lines: list[list[Sent]] = []
     reference_next = False
     # the last slot for the input ("User: {question}", "Text: {text}", "{conversation}"); the "Key: {slot}" fields
     # above it ("Plan: {plan_name}", "Country: {country}") hold facts about the setting
@@ -1259,7 +1017,7 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[_Sent]]:
             label_above and _consulted_slot(nxt)  # "Articles:" above "{retrieved_articles}"
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
-        info = _Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
+        info = Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
                      reference, last)
         if i and "\n" not in prompt[sentences[i - 1].end:s.start]:
             lines[-1].append(info)

@@ -1,0 +1,215 @@
+"""Material the task works on, found after the line-by-line pass by how a prompt presents it: entries named by a
+word and a number ("Quote A - …"), a question's lettered options, test cases the code must pass, a fenced block a
+user pastes, the block a task points back at, the text a task reworks, a pasted email thread, a block of data under
+a bare label. Each pass relabels what the first pass left as background (or, for demonstrations, as the task)."""
+from __future__ import annotations
+
+import re
+
+from ..types import Component
+from .cues import PLACEHOLDER, REFERENCE, A, D, E, O, R
+from .material import DELIMITER, runs
+from .reading import POINTER, Sent, bare_label, head_noun, names_consulted
+
+
+#: An entry named by a word and its number or letter: "Quote A - Dellcom: £842/unit", "Offerte 2 – Glans …",
+#: "Interviewer 1 (SQL exercise): Strong." (group 1: the word).
+_ENTRY = re.compile(r"^\W{0,3}([^\W\d_]+) (?:#?\d{1,2}|[A-H])(?:\s*[-–—:(]|\s*$)")
+#: The words that name the levels of a scale, the steps of a method or the parts of an answer rather than the items
+#: the task compares or works through.
+_SCALE_ENTRY = re.compile(r"example|sample|demo|step|stage|phase|level|band|criterion|rule|tier|grade|score|point|"
+                          r"line|headline|description|part|section|round|day|week|turn|priority|tool|category|class|"
+                          r"type|rank|task|paso|étape|schritt|passo|stap|niveau|nivel|stufe|ejemplo|exemple|beispiel|"
+                          r"esempio|exemplo|voorbeeld", re.I)
+
+
+def label_enumerated_entries(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
+    """Entries named by one word and their numbers or letters ("Quote A - …", "Quote B - …") are the items the task
+    compares or works through, unless the word names a scale's levels, a method's steps or an answer's parts."""
+    entries: dict[str, list[list[Sent]]] = {}
+    for line in lines:
+        entry = _ENTRY.match(line[0].text)
+        if entry and not _SCALE_ENTRY.match(entry.group(1)):
+            entries.setdefault(entry.group(1).lower(), []).append(line)
+    for entry_lines in entries.values():
+        if len(entry_lines) > 1 and all(labels[m.index] in ({A}, {O}) for line in entry_lines for m in line):
+            labels.update((m.index, {D}) for line in entry_lines for m in line)
+
+
+#: An answer option of a multiple-choice question: "(A) 15 m", "B. Phrenic nerve", "c) 42".
+_OPTION = re.compile(r"^\s*\(?([A-Ea-e])[.)]\s+\S")
+#: The answer a demonstration gives under its options: "Answer: B", "Answer: (C)".
+_GIVEN_ANSWER = re.compile(r"^\s*(?:the\s+)?(?:correct\s+)?answer(?:\s+is)?\s*[:.]?\s*\(?[A-E]\)?\W*$", re.I)
+
+
+def label_answer_options(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                          blank_before: dict[int, bool]) -> None:
+    """The options lettered from A under a question ("(A) 15 m", "(B) 20 m") belong with the question: the task's
+    input under the task, a demonstration in an example."""
+    options = [bool(len(line) == 1 and _OPTION.match(line[0].text)) for line in lines]
+    for run in runs(options):
+        letters = [_OPTION.match(lines[li][0].text)[1].upper() for li in run]
+        above = labels[lines[run[0] - 1][-1].index] if run[0] else set()
+        after = lines[run[-1] + 1] if run[-1] + 1 < len(lines) else None
+        if after is not None and labels[after[0].index] == {E} and _GIVEN_ANSWER.match(after[0].text):
+            above = {E}  # "Answer: B" under the options: the question and its options are a demonstration
+            for li in range(run[0] - 1, -1, -1):
+                if labels[lines[li][0].index] == {E}:
+                    break
+                labels.update((m.index, {E}) for m in lines[li])
+                if blank_before[lines[li][0].index]:
+                    break
+        if len(run) >= 2 and letters == [chr(ord("A") + i) for i in range(len(run))] and above in ({D}, {E}) and \
+                all(labels[lines[li][0].index] in ({A}, above) for li in run):
+            labels.update((lines[li][0].index, set(above)) for li in run)
+
+
+#: A line of a test case: "assert f([]) == []", "assert_eq!(f(&[1.0]), …);", "expect(f(2)).toBe(4);",
+#: "test('…', () => {".
+_TEST_LINE = re.compile(r"^\s*(?:assert\w*!?[\s(]|self\.assert\w*\(|expect\(|(?:test|it)\(['\"`]|\}\);?\s*$)")
+#: A label over test cases: "Tests:", "Test cases:".
+_TESTS_LABEL = re.compile(r"^\W*(?:unit\s+)?tests?(?:\s+cases?)?\s*:\s*$", re.I)
+
+
+def label_test_cases(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
+    """A fenced block of test cases the code must pass ("It should pass:" or "Tests:" above "assert merge([]) == []")
+    demonstrates what the code must do, input and expected output, as a coding task's examples do; so does its
+    "Tests:" label. Tests pasted to be debugged are not announced so and stay the task's input."""
+    for li, line in enumerate(lines):
+        code = line[0].text
+        if len(line) > 1 or not li or not code.lstrip().startswith("```") or \
+                not re.search(r"\b(?:pass|tests?)\b[^:]*:\s*$", lines[li - 1][-1].text, re.I):
+            continue
+        body = [t for t in code.splitlines()[1:] if t.strip() and not t.lstrip().startswith("```")]
+        if body and sum(bool(_TEST_LINE.match(t)) for t in body) * 5 >= len(body) * 3:
+            labels[line[0].index] = {E}
+            if len(lines[li - 1]) == 1 and _TESTS_LABEL.match(lines[li - 1][0].text):
+                labels[lines[li - 1][0].index] = {E}
+
+
+#: What a fenced block is consulted for: a table's columns, a function's spec.
+_FENCED_REFERENCE = re.compile(r"\bCREATE\s+TABLE\b|\"(?:name|parameters)\"\s*:|^\s*\w+\(\w+ \w+,", re.I | re.M)
+
+
+def label_fenced_material(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
+    """A fenced block a user's request leaves as background under words that do not name what is consulted
+    ("Getting this error and I can't see why:", "backup.log says:" above the code or the log) is pasted material the
+    task works on; in a system prompt it may be what the assistant consults ("The app sends this JSON …")."""
+    if any(R in labels[m.index] for line in lines for m in line):
+        return
+    for li, line in enumerate(lines):
+        block = line[0]
+        if len(line) == 1 and block.text.lstrip().startswith("```") and labels[block.index] == {A} and \
+                not block.reference and not _FENCED_REFERENCE.search(block.text) and \
+                not (li and names_consulted(lines[li - 1][-1].text)):
+            labels[block.index] = {D}
+
+
+#: A task pointing back at what stands right above it: "Turn these into a table …", "Can you summarise this?".
+_POINTS_BACK = re.compile(r"^\W*(?:please\s+|(?:can|could) you\s+)?[a-z]+\s+(?:these|this|them|it|all that|the above)\b"
+                          r"(?!\s+(?:way|time|week|month|year|one)\b)", re.I)
+
+
+def label_material_above(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                          blank_before: dict[int, bool]) -> None:
+    """The block right above a task that points back at it ("Notes from today's sync:" and its items above "Turn
+    these into a table of action items") is the task's input, when it is all background without cues."""
+    def plain(line: list[Sent]) -> bool:
+        return all(labels[m.index] == {A} and not (m.cues - {A, D}) for m in line)
+
+    for li, line in enumerate(lines):
+        first = line[0]
+        if not li or D not in labels[first.index] or not _POINTS_BACK.match(first.text):
+            continue
+        start = li - 1  # the paragraph right above, across at most one blank line; a walk stops at its first
+        while start > 0 and plain(lines[start]) and not blank_before[lines[start][0].index]:  # line of another kind
+            start -= 1
+        if not plain(lines[start]) or start and not blank_before[lines[start][0].index]:
+            continue
+        if start and len(lines[start - 1]) == 1 and bare_label(lines[start - 1][0].text) and \
+                plain(lines[start - 1]):
+            start -= 1  # with the label above it: "Notes from today's sync:", a blank line, the notes
+        if li - start > 1 or len(lines[start]) > 1:
+            labels.update((m.index, {D}) for above in lines[start:li] for m in above)
+
+
+#: A task that reworks a text it points at: "Please translate the recall notice below", "Proofread this".
+_REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|shorten|simplify|edit|correct|polish|"
+                     r"tighten|locali[sz]e|adapt|reword)\b", re.I)
+
+
+def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                          blank_before: dict[int, bool]) -> None:
+    """The text a task reworks and points at ("Please translate the recall notice below …", "Rewrite the article
+    below …") is that text, whatever its sentences say ("Stop using the kettle immediately."): a block between
+    delimiter lines ("---") after the task, or else the last paragraph, set off by a blank line; not slots or consulted
+    material."""
+    asking = next((li for li, line in enumerate(lines) for m in line
+                   if D in labels[m.index] and _REWORK.search(m.text) and POINTER.search(m.text)), None)
+    if asking is None:
+        return
+    marks = [li for li in range(asking + 1, len(lines)) if len(lines[li]) == 1 and DELIMITER.match(lines[li][0].text)]
+    start = next((li for li in range(len(lines) - 1, asking, -1) if blank_before[lines[li][0].index]), None)
+    span = range(marks[0], marks[1] + 1) if len(marks) >= 2 else range(start, len(lines)) if start else range(0)
+    block = [m for li in span for m in lines[li]]
+    if len(block) >= 3 and all(labels[m.index] in ({A}, {D}) and not m.reference and
+                               not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
+        labels.update((m.index, {D}) for m in block)
+
+
+#: The header of a pasted email: "From: Dana Whitfield" above "To: …", "Subject: …", "Date: …".
+_EMAIL_HEADER = re.compile(r"^\s*(?:from|to|cc|subject|date|sent)\s*:\s*\S", re.I)
+
+
+def label_email_bodies(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                        blank_before: dict[int, bool]) -> None:
+    """A pasted email's header ("From: …" with "Subject: …" under it) and the paragraph of its body below are
+    material, as a thread of such emails is, whatever the bodies say ("Push back once more.")."""
+    li = 0
+    while li < len(lines):
+        if not (re.match(r"^\s*from\s*:\s*\S", lines[li][0].text, re.I) and li + 1 < len(lines) and
+                _EMAIL_HEADER.match(lines[li + 1][0].text) and not blank_before[lines[li + 1][0].index]) or \
+                PLACEHOLDER.search(lines[li][0].text):
+            li += 1
+            continue
+        end = li + 1
+        while end < len(lines) and _EMAIL_HEADER.match(lines[end][0].text) and not blank_before[lines[end][0].index]:
+            end += 1  # the header's lines
+        if end < len(lines):
+            end += 1  # the body: the paragraph under the header, up to the next blank line
+            while end < len(lines) and not blank_before[lines[end][0].index]:
+                end += 1
+        block = [m for line in lines[li:end] for m in line]
+        if all(labels[m.index] in ({A}, {D}) for m in block):
+            labels.update((m.index, {D}) for m in block)
+        li = end
+
+
+#: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
+_DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
+                        r"answers|quotes|offers|options|experience|informa(?:ções|tions?|ción|zioni)|comentários|"
+                        r"comentarios|commentaires|angaben|gegevens|dados|datos|données|dati", re.I)
+
+
+def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                       blank_before: dict[int, bool]) -> None:
+    """In a request (no persona of its own), a block under a bare label that names data ("Details:", "Some numbers:",
+    "Comentários:") is the material the task works on, when it is all background without cues of its own."""
+    if any(labels[m.index] == {R} for line in lines for m in line):
+        return
+    li = 0
+    while li < len(lines):
+        label = lines[li][-1]  # alone on its line or closing a paragraph ("We're deciding whether to buy. Details:")
+        li += 1
+        if not bare_label(label.text) or labels[label.index] != {A} or label.reference or \
+                names_consulted(label.text) or not _DATA_HEAD.fullmatch(head_noun(label.text)):
+            continue
+        end = li  # the block: the background lines below, up to a blank line or the task
+        while end < len(lines) and not (blank_before[lines[end][0].index] and end > li) and \
+                all(labels[m.index] == {A} for m in lines[end]):
+            end += 1
+        block = [m for line in lines[li:end] for m in line]
+        if block and all(not (m.cues - {A}) and not PLACEHOLDER.search(m.text)
+                         for m in block):  # slots filled from a record: consulted
+            labels.update((m.index, {D}) for m in [label, *block])
+            li = end

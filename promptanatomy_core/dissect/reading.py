@@ -1,0 +1,56 @@
+"""How the rules read a prompt's sentences and the labels over its blocks: a sentence with its cues and where it
+stands, whether a line only names the block below it ("Claimant statement:", "notes:"), the noun it names the block
+by, and whether that noun is something the task consults rather than works on."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..types import Component
+from .cues import REFERENCE
+
+
+@dataclass
+class Sent:
+    """A sentence as the rules read it: its place, its cues and what its line makes of it."""
+
+    index: int
+    text: str
+    start: int
+    end: int
+    cues: set[Component]
+    weak_role: bool
+    input_label: bool
+    reference: bool = False  # material the model consults ("<documents>", "Context: {context}"): background
+    final: bool = False  # the prompt's last sentence (often the open slot the answer continues: "SELECT", "A:")
+
+
+#: A line that is only a label: "Company:", "Deal stage (one of: Discovery, Qualified):".
+LABEL_ONLY = re.compile(r"^\s*[-*]?\s*[A-Z][^:(\n]{0,60}(?:\([^)\n]*\))?\s*:\s*$")
+#: Words that point the task at material: "the data below", "this email", "here are my notes".
+POINTER = re.compile(r"\b(?:below|following|this|these|here(?:'s| is| are))\b", re.I)
+#: What a task consults rather than works on, however it names it: "against the rubric", "the intents below".
+CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|intents?|categor(?:y|ies)|labels?|codebook|"
+                            r"playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?|taxonomy|glossary|"
+                            r"schema|definitions?|information|info|handlers?|agents?|destinations?|queues?|teams?|"
+                            r"departments?", re.I)
+
+
+def names_consulted(text: str) -> bool:
+    """Whether a label or heading names what the task consults ("Reference policy:", "## Tools", "Rubric:")."""
+    return bool(REFERENCE.search(text) or CONSULTED_NOUN.search(text))
+
+
+def bare_label(text: str) -> bool:
+    """A line that only names the block below it: "Claimant statement:", "TRANSCRIPT", "notes:"."""
+    return bool(LABEL_ONLY.match(text) or re.fullmatch(r"\s*(?-i:[A-Z]{3,}(?: [A-Z]{3,})?)\s*", text) or
+                re.fullmatch(r"\s*[a-z][a-z ]{0,25}(?:\([^)\n]{0,60}\)\s*)?:\s*", text))  # lower case: "notes (x):"
+
+
+def head_noun(label: str) -> str:
+    """The noun a label names its block by: "Claimant statement (signed):" -> "statement", "Notes from X" -> "notes"."""
+    words = re.sub(r"\([^)]*\)|[^\w\s-]", " ", label).lower().split()
+    for i, word in enumerate(words):
+        if i and word in ("from", "of", "for", "by", "on", "about", "de", "du", "des", "von", "del", "di"):
+            return words[i - 1]
+    return words[-1] if words else "\0"
