@@ -1744,6 +1744,13 @@ def test_a_heading_in_the_plural_is_not_a_section_on_the_answers_form() -> None:
     assert got["# Format"] == "O"
 
 
+def test_a_field_whose_key_is_a_verb_is_no_imperative() -> None:
+    got = dict(codes("You are the support assistant for Telco.\n\n# Customer context\nPlan: {plan_name}\n"
+                     "Name: {first_name} {last_name}\n\nPlan a fix with the customer."))
+    assert got["Plan: {plan_name}"] == got["Name: {first_name} {last_name}"] == "A"
+    assert got["Plan a fix with the customer."] == "D"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

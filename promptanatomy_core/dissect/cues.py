@@ -203,7 +203,8 @@ def is_imperative(text: str) -> bool:
     m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every)\b[^,.]{0,80},\s*)?(?:(?i:please|"
                  r"kindly|now|then|also|first|finally|next|always|never|do not|don't|just|instead),?\s+)?"
                  r"([A-Za-z][a-z\-]+)(?:[ ,:]+(.*))?$", text, re.S)
-    if not m or m.group(1).lower() not in _IMPERATIVE_VERBS:
+    if not m or m.group(1).lower() not in _IMPERATIVE_VERBS or \
+            re.match(r"\s*:\s*\{", text[m.end(1):]):  # "Plan: {plan_name}": a field, not "Plan a trip"
         return False
     rest = (m.group(2) or "").strip()
     return not rest or bool(_IMPERATIVE_NEXT.match(rest)) or rest[:1] in "\"'“‘`{[(" or m.group(1).lower() in {
