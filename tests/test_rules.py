@@ -9,7 +9,7 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
-from promptanatomy_core.dissect.cues import OUTPUT
+from promptanatomy_core.dissect.cues import OUTPUT, cues_of
 from promptanatomy_core.dissect.patterns import alternatives, by_anchor
 from promptanatomy_core.dissect.material import runs
 from promptanatomy_core.text import PromptError
@@ -1749,6 +1749,18 @@ def test_a_field_whose_key_is_a_verb_is_no_imperative() -> None:
                      "Name: {first_name} {last_name}\n\nPlan a fix with the customer."))
     assert got["Plan: {plan_name}"] == got["Name: {first_name} {last_name}"] == "A"
     assert got["Plan a fix with the customer."] == "D"
+
+
+def test_swedish_polish_indonesian_turkish_and_russian_task_persona_and_form() -> None:
+    cases = {"Sammanfatta rapporten nedan för kommunens invånare.": "D", "Przetłumacz moje CV na angielski.": "D",
+             "Tolong bikinin jadwal belajar mingguan yang realistis ya.": "D", "Bu metni özetle.": "D",
+             "Напиши короткое письмо клиенту.": "D", "Du är en hjälpsam assistent för kundtjänst.": "R",
+             "Jesteś doświadczonym doradcą finansowym.": "R", "Ты — опытный редактор.": "R",
+             "Pakai bahasa Indonesia yang santai aja.": "O"}
+    for text, code in cases.items():
+        assert label_code(cues_of(text)) == code, text
+    # English words that look like theirs do not switch languages
+    assert label_code(cues_of("Answer: Chmp1 regulates signalling through its role in MVB formation.")) != "O"
 
 
 def test_more_form_instructions_of_the_answer() -> None:

@@ -71,6 +71,8 @@ ROLE = _rx(
     r"a thorough|thorough|strong|expert|a strong|helped (?:hundreds|thousands|dozens|many))\b|"
     r"you are (?:an?\s+)?(?:expert|specialist|adept|skilled|"
     r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b|"
+    r"(?:du är|du er|jesteś|kamu adalah|anda adalah|kamu seorang|anda seorang|ты\s*[—–-]|вы\s*[—–-]|ты|вы)\s+"
+    r"(?:en|ett|et|ei|seorang|opytn\w*|опытн\w*|[a-zа-яёåäøæöłśżźćńąę]{4,})\b|sen bir\b|"
     r"(?:tu es|vous êtes|du bist|sie sind|eres|usted es|você é|sei|je bent|jij bent|u bent)\s+(?:(?:un|une|l'|le|la|"
     r"een|de|ein|eine|der|die|el|"
     r"uno|una|um|uma|o|il|lo)\s+|l'|[„\"“«]?[A-ZÀ-Ý][\w'-]+[“\"”»]?,)|"

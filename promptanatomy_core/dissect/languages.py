@@ -1,5 +1,6 @@
-"""Cues in French, German, Spanish, Portuguese, Italian and Dutch: the task verbs in the imperative (familiar and
-formal), requests, statements of the task, and the words that speak of the answer's form. :mod:`.cues` reads them
+"""Cues in French, German, Spanish, Portuguese, Italian and Dutch, and (fewer) in Swedish, Danish, Norwegian,
+Polish, Indonesian, Turkish and Russian: the task verbs in the imperative (familiar and formal), requests,
+statements of the task, and the words that speak of the answer's form. :mod:`.cues` reads them
 beside the English ones; Role openers in these languages live with the English persona phrasing.
 """
 from __future__ import annotations
@@ -17,8 +18,12 @@ het een niet je jij jouw uw deze dit wat hoe waarom graag alsjeblieft alstublief
 naar voor zijn wordt worden taal gebruik maak
 questo questa questi queste nel nella sono esta este estos estas cette ces dieser diese dieses
 pero al lo muy mais aux très sont ou auch oder aber
+och att är inte jag ikke jeg eller
+yang untuk dengan saya aku tolong bisa bagaimana tidak kamu anda
+için nasıl
 """.split())
-_ACCENT = re.compile(r"[À-ÖØ-öø-ÿ]")
+#: A letter of another alphabet or with a diacritic: Latin-1, Latin Extended-A (ł, ś, ş, ğ, ı), Cyrillic.
+_ACCENT = re.compile(r"[À-ÖØ-öø-ÿĀ-žЀ-ӿ]")
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -63,7 +68,26 @@ _IMPERATIVES = (
     "dimmi correggimi traducimi fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi "
     # Dutch
     "schrijf herschrijf vertaal vat maak geef leg help beantwoord analyseer corrigeer controleer vergelijk beschrijf "
-    "bereken noem zoek kies beoordeel stel formuleer verbeter noteer vermeld sluit"
+    "bereken noem zoek kies beoordeel stel formuleer verbeter noteer vermeld sluit "
+    # Swedish, Danish, Norwegian
+    "skriv sammanfatta översätt förklara ge gör skapa lista beskriv jämför föreslå hjälp rätta korrigera analysera "
+    "klassificera svara formulera beräkna räkna hitta välj planera granska läs kontrollera "
+    "oppsummer opsummer oversett oversæt forklar gi giv lag lav sammenlign hjelp hjælp rett ret analyser beregn finn "
+    "find velg vælg planlegg planlæg "
+    # Polish
+    "napisz podsumuj streść przetłumacz wyjaśnij daj zrób stwórz utwórz wymień opisz porównaj zaproponuj pomóż popraw "
+    "przeanalizuj sklasyfikuj odpowiedz sformułuj oblicz znajdź wybierz zaplanuj przeczytaj sprawdź przeredaguj "
+    "zredaguj dodaj wypisz przygotuj "
+    # Indonesian
+    "tulis tuliskan buat buatkan bikin bikinin ringkas ringkaskan rangkum terjemahkan jelaskan berikan kasih bantu "
+    "bantuin perbaiki analisis klasifikasikan jawab hitung cari pilih rencanakan baca periksa cek susun "
+    # Turkish
+    "yaz özetle çevir açıkla ver yap oluştur listele tanımla karşılaştır öner düzelt sınıflandır cevapla yanıtla "
+    "hesapla bul seç planla oku hazırla "
+    # Russian
+    "напиши напишите перескажи переведи переведите объясни объясните дай дайте сделай сделайте создай создайте "
+    "составь составьте перечисли опиши сравни предложи помоги помогите исправь исправьте проанализируй "
+    "классифицируй ответь ответьте посчитай рассчитай найди выбери спланируй прочитай проверь подготовь"
 ).split()
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
@@ -89,11 +113,15 @@ DIRECTIVE = re.compile(
     r"você pode|podes|poderia|preciso|me ajuda|"
     r"puoi|potresti|ho bisogno|vorrei|mi aiuti|mi (?:correggi|traduci|scrivi|spieghi|fai|riassumi)|"
     r"me (?:passa|diz|explica|ajuda|manda)|kun je|kunt u|kan je|kan jij|zou je|zou u|ik wil|ik zou graag|help me|"
-    r"ik heb (?:\w+ ){1,4}nodig)\b|"
+    r"ik heb (?:\w+ ){1,4}nodig|kan du|kunne du|kan ni|jag behöver|jeg har brug for|jeg trenger|"
+    r"czy możesz|możesz|potrzebuję|pomóż mi|tolong|bisa(?:kah)? (?:kamu|anda)|minta|yardım eder misin|"
+    r"yapabilir misin|можешь|можете|помоги мне|мне нужн\w)\b|"
     r"^\W*(?:tu|votre|ton|ta|deine|ihre|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
     r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo|taak|opdracht|doel)\s+(?:est|ist|es|é|è|is)\b|"
     r"^\W*(?:du\s+(?:beantwortest|hilfst|unterstützt|berätst)|(?:tu|vous)\s+(?:aides|aidez|réponds|répondez)|"
-    r"(?:tú\s+)?(?:ayudas|respondes|atiendes)\s|(?:tu\s+)?(?:aiuti|rispondi)\s|você\s+(?:ajuda|responde))",
+    r"(?:tú\s+)?(?:ayudas|respondes|atiendes)\s|(?:tu\s+)?(?:aiuti|rispondi)\s|você\s+(?:ajuda|responde))|"
+    r"\b(?:özetle|çevir|yaz|açıkla|ver|yap|oluştur|listele|karşılaştır|öner|düzelt|hesapla|bul|seç|hazırla)"
+    r"(?:ın|in|un|ün|iniz|ınız)?\s*[.!]?\s*$",  # Turkish puts the verb last: "Bu metni özetle."
     re.I)
 
 #: The answer's form: tone and register, length, lists, the reply's language, format.
@@ -142,12 +170,18 @@ OUTPUT = Folded(
     r"explicaci(?:ón|ones)|erklärungen?|spiegazion[ei]|explicaç(?:ão|ões)|comillas|guillemets|anführungszeichen)\b|"
     r"\b(?:réponds|répondez|responde|responda|antworte|antworten sie|rispondi|risponda)\s+(?:\w+\s+)?(?:uniquement|"
     r"seulement|nur|solo|solamente|únicamente|apenas|soltanto)\b|"
-    r"^\W*(?:solo|seulement|uniquement|nur|soltanto|apenas|únicamente)\s+(?:la|le|el|die|den|das|il|o|a|les|los|las)\s",
+    r"^\W*(?:solo|seulement|uniquement|nur|soltanto|apenas|únicamente)\s+(?:la|le|el|die|den|das|il|o|a|les|los|las)\s|"
+    # Swedish, Danish, Norwegian, Polish, Indonesian, Turkish, Russian
+    r"\bpunktlist\w*|\b(?:högst|max|maks|maksimalt|maximalt|najwyżej|maksymalnie|maksimal|en fazla|не более|"
+    r"максимум)\s+\d+|\b(?:på|po)\s+(?:svenska|engelska|dansk|norsk|engelsk|polsku|angielsku)\b|"
+    r"\btabel(?:l|la|i)?\b|\btabeli\b|w formie\b|wypunktowa\w*|\bbahasa (?:indonesia|inggris)\b|"
+    r"\bpoin-poin\b|\bsantai\b|\bsingkat\b|\btablo\w*|madde madde|\btürkçe\b|\bingilizce\b|таблиц\w*|"
+    r"списк\w*|\bна (?:русском|английском)\b|\bкратк\w*|\bстил\w*|\bтон\w*",
 )
 
 #: A negation: an instruction that holds one is a rule ("Nenne niemals Preise …", "Ne propose pas …").
-NEGATION = re.compile(r"\b(?:niemals|nie|nicht|keine?[nmrs]?|jamais|ne|pas|nunca|no|nada|mai|non|nooit|niet|geen)\b",
-                      re.I)
+NEGATION = re.compile(r"\b(?:niemals|nie|nicht|keine?[nmrs]?|jamais|ne|pas|nunca|no|nada|mai|non|nooit|niet|geen|"
+                      r"aldrig|inte|ikke|nigdy|jangan|tidak|asla|никогда|не)\b", re.I)
 
 #: Headings of a section on the persona, the task and the demonstrations ("## Rolle", "## Aufgabe", "Ejemplos:").
 ROLE_HEADING = re.compile(r"\b(?:rolle|rôle|rol|ruolo|papel|personnage|personaje|personaggio)\b", re.I)
@@ -180,4 +214,5 @@ INPUT_WORDS = (
 #: Words that point at the material: "questo paragrafo", "esta receta", "cette lettre", "dieser Text".
 POINTER = re.compile(r"\b(?:questo|questa|questi|queste|este|esta|estos|estas|esse|essa|cette|ces|dieser|diese|"
                      r"dieses|diesen|folgende[nr]?|seguente|siguiente|seguinte|suivante?|deze|dit|hieronder|"
-                     r"volgende)\b", re.I)
+                     r"volgende|nedan|nedenfor|följande|poniższ\w*|następując\w*|berikut|aşağıdaki|ниже|следующ\w*)\b",
+                     re.I)
