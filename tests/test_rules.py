@@ -1763,6 +1763,14 @@ def test_swedish_polish_indonesian_turkish_and_russian_task_persona_and_form() -
     assert label_code(cues_of("Answer: Chmp1 regulates signalling through its role in MVB formation.")) != "O"
 
 
+def test_precision_units_register_and_plain_words_are_the_answers_form() -> None:
+    for text in ("Report the answer to four significant figures.", "Put your final answer within \\boxed{}.",
+                 "Use SI units throughout.", "Use dots as decimal separators.", 'Use formal "usted" throughout.',
+                 "Use really simple words, she's 84."):
+        assert label_code(cues_of(text)) == "O", text
+    assert label_code(cues_of("Amounts may use a comma as the decimal separator.")) != "O"  # a fact of the input
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"
