@@ -1769,6 +1769,7 @@ def test_precision_units_register_and_plain_words_are_the_answers_form() -> None
                  "Use really simple words, she's 84."):
         assert label_code(cues_of(text)) == "O", text
     assert label_code(cues_of("Amounts may use a comma as the decimal separator.")) != "O"  # a fact of the input
+    assert label_code(cues_of("Answer entailment, contradiction or neutral.")) == "O"
 
 
 def test_more_form_instructions_of_the_answer() -> None:

@@ -387,8 +387,10 @@ OUTPUT = Folded(
     r"voiceover|read)\b(?!\s+with\b)|\b(?:about|around|roughly|under|at most)\s+\d+\s+pages?\b)",  # spoken length
     r"\b(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+\b",  # a date format: "YYYY-MM-DD"
 )
-#: A list of answers to choose from, capitalised: "… as Positive, Negative or Mixed".
-OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*")
+#: A list of answers to choose from: capitalised ("… as Positive, Negative or Mixed"), or all the sentence says
+#: ("Answer entailment, contradiction or neutral.").
+OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*|"
+                     r"^\W*(?i:answer|reply|respond)\s+(?:[\w-]+,\s+)+[\w-]+,?\s+or\s+[\w-]+\.?\s*$")
 #: A format word naming the task's material, not the answer's form: "the CSV below", "the schema provided".
 _MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|markdown|schema)\b(?!\s+(?:format|schema))|"
                 r"\bschema\s+(?:below|above|provided|given)\b")
