@@ -1772,6 +1772,15 @@ def test_precision_units_register_and_plain_words_are_the_answers_form() -> None
     assert label_code(cues_of("Answer entailment, contradiction or neutral.")) == "O"
 
 
+def test_a_title_naming_the_assistant_and_portuguese_personas_are_the_role() -> None:
+    got = dict(codes("# Nurse Line Assistant — Halden Health\n\nYou do not diagnose conditions.\n"
+                     "You help callers decide where to get care."))
+    assert got["# Nurse Line Assistant — Halden Health"] == "R"
+    assert got["You do not diagnose conditions."] == "A"  # the title opens no section of persona
+    for text in ("Você é a Bia, assistente virtual do Banco Aurora.", "Você é redator do site da Prefeitura."):
+        assert label_code(cues_of(text)) == "R", text
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

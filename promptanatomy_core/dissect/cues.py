@@ -75,11 +75,11 @@ ROLE = _rx(
     r"(?:en|ett|et|ei|seorang|opytn\w*|опытн\w*|[a-zа-яёåäøæöłśżźćńąę]{4,})\b|sen bir\b|"
     r"(?:tu es|vous êtes|du bist|sie sind|eres|usted es|você é|sei|je bent|jij bent|u bent)\s+(?:(?:un|une|l'|le|la|"
     r"een|de|ein|eine|der|die|el|"
-    r"uno|una|um|uma|o|il|lo)\s+|l'|[„\"“«]?[A-ZÀ-Ý][\w'-]+[“\"”»]?,)|"
+    r"uno|una|um|uma|o|a|il|lo)\s+|l'|[„\"“«]?[A-ZÀ-Ý][\w'-]+[“\"”»]?,)|"
     r"(?:du bist|sie sind)\s+(?-i:[A-ZÄÖÜ][a-zäöüß]{3,})|"  # German nouns: "Du bist Texterin für …"
     r"(?:eres|sei|você é|tu es|vous êtes|je bent)\s+[a-zà-ÿ]{4,}(?:/[a-z]{1,3}|\([a-z]{1,3}\))?\s+"
     r"(?:[a-zà-ÿ]+\s+)?"
-    r"(?:de|di|da|del|des|du|en|em|van|voor|per|para|pour|dans)\b|"  # "Eres redactor/a de …", "Sei insegnante di …"
+    r"(?:de|di|da|do|dos|das|del|des|du|en|em|van|voor|per|para|pour|dans)\b|"  # "Eres redactor/a de …"
     r"\b(?:act[uú]a|act[uú]e|agis|agissez|agisci|agisca|comportati|atue|aja)\s+(?:como|comme|come)\b|"
     r"\b(?:verhalte dich|handle|tritt auf)\s+(?:wie|als)\b|\b(?:imagina|imagine|immagina|stell dir vor),?\s+"
     r"(?:que (?:eres|tu es|vous êtes|você é)|di essere|du bist|dass du)\b)"
@@ -457,8 +457,8 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)(?!s\W*$)|^\W*form\W*$|"
          r"\bfields? notes\b|\bnotes on (?:the )?fields\b|\bfield (?:descriptions|rules|definitions)\b"), O),
-    (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#\s.*\b(?:assistant|master|agent|bot|"
-         r"companion|coach|tutor)\s*$"), R),
+    (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#{1,2}\s.*\b(?:assistant|master|agent|"
+         r"bot|companion|coach|tutor|concierge|advisor|adviser|copilot)\s*(?:[—–|-]\s*[^—–|-]*)?$"), R),
     (_rx(r"\b(?:regulat\w+|compliance|legal|safety)\b"), A),
     (_rx(r"what to (?:include|cover|ask|collect|mention)\b|"
          r"\b(?:details|information|info|things|questions) to (?:collect|gather|ask|capture|cover|include)\b|"

@@ -251,6 +251,10 @@ class RulesDissector(Dissector):
                 heading = O  # "<schema>" above the JSON the answer must fill in
             if heading is A and mode is E and not first.text.lstrip().startswith(("#", "<", "**")):
                 heading = None  # "Reviews:" inside an example: a label of the demonstration, not a new section
+            if heading is R and _ASSISTANT_TITLE.match(first.text):
+                labels[first.index] = {R}  # the prompt's title names the assistant: it opens no section of persona
+                headings.add(first.index)
+                continue
             if heading is not None:
                 section, mode = heading, (E if heading is E else None)
                 section_is_markdown = first.text.lstrip().startswith(("#", "**"))
@@ -397,6 +401,10 @@ _USERS_SUBJECT = re.compile(r"^\W*(?:the\s+|our\s+|most\s+)?(?:users?|customers?
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 
 
+#: A markdown title naming the assistant: "# Nurse Line Assistant — Halden Health", "# Procurement Concierge".
+_ASSISTANT_TITLE = re.compile(r"^\s*#{1,2}\s(?!.*\b(?:role|persona|identity|who you are|character)\b).*\b(?:assistant|"
+                              r"master|agent|bot|companion|coach|tutor|concierge|advisor|adviser|copilot)\s*"
+                              r"(?:[—–|-]\s*[^—–|-]*)?$", re.I)
 #: An item of a block: a code fence, a heading, a bullet, a number or letter ("2.", "(b)"), a JSON object, a CSV row,
 #: a "key: value" field, a quotation.
 _ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|\(?[a-hA-H]\)\s|\(\d{1,2}\)\s|[{\[]|"
