@@ -50,6 +50,8 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "dune (dev after a first blind run)": HERE / "data/dune_prompts.jsonl",
              "mesa (dev after a first blind run)": HERE / "data/mesa_prompts.jsonl",
              "prairie (dev after a first blind run)": HERE / "data/prairie_prompts.jsonl",
+             "quay (dev after a first blind run)": HERE / "data/quay_prompts.jsonl",
+             "lagoon (dev after a first blind run)": HERE / "data/lagoon_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -68,7 +70,9 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "bog (never looked at)": HERE / "data/bog_prompts.jsonl",
              "cove (never looked at)": HERE / "data/cove_prompts.jsonl",
              "ridge (never looked at)": HERE / "data/ridge_prompts.jsonl",
-             "glen (never looked at)": HERE / "data/glen_prompts.jsonl"}
+             "glen (never looked at)": HERE / "data/glen_prompts.jsonl",
+             "fjord (never looked at)": HERE / "data/fjord_prompts.jsonl",
+             "heron (never looked at)": HERE / "data/heron_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

@@ -1815,7 +1815,8 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "orchard": 0.87, "delta": 0.86, "glade": 0.81, "willow": 0.81, "spruce": 0.83, "cavern": 0.79,
                "burrow": 0.82, "thicket": 0.83, "reed": 0.72, "fern": 0.85, "grotto": 0.79, "hollow": 0.82,
                "tarn": 0.81, "brook": 0.78, "heath": 0.78, "marsh": 0.79, "moor": 0.81, "dune": 0.80, "bog": 0.81,
-               "cove": 0.85, "mesa": 0.79, "prairie": 0.84, "ridge": 0.86, "glen": 0.75}
+               "cove": 0.85, "mesa": 0.79, "prairie": 0.84, "ridge": 0.86, "glen": 0.75,
+               "quay": 0.80, "lagoon": 0.72}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
