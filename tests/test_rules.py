@@ -1781,6 +1781,16 @@ def test_a_title_naming_the_assistant_and_portuguese_personas_are_the_role() -> 
         assert label_code(cues_of(text)) == "R", text
 
 
+def test_csv_rows_under_a_file_name_and_material_introduced_mid_sentence() -> None:
+    got = dict(codes("Reconcile the bank statement against the ledger export below.\nbank_statement.csv\n"
+                     "date,description,amount\n2024-03-01,STRIPE PAYOUT,1840.50\n2024-03-04,AWS EMEA,-312.19\n"
+                     "Present the result as a markdown table."))
+    assert got["bank_statement.csv"] == got["date,description,amount"] == got["2024-03-04,AWS EMEA,-312.19"] == "D"
+    got = dict(codes("our checkout pods keep restarting, here's what i see:\n$ kubectl get pods\n"
+                     "checkout-7d9f8c6b5-2xkqp   0/1   CrashLoopBackOff\nWhat's going on?"))
+    assert got["our checkout pods keep restarting, here's what i see:"] == "D"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

@@ -237,7 +237,7 @@ INPUT_LABEL = _rx(r"^(?![^:]*\binternal\b)[\s*>\-]*(?:now\s+complete\s+the\s+que
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
 FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb|php|c|cpp|h|log|txt|json|ya?ml|csv|"
                         r"sql|"
-                        r"md|conf|ini|toml|xml|html|css)\s*:\s*$|^\s*crontab\s*:\s*$")
+                        r"md|conf|ini|toml|xml|html|css)\s*:?\s*$|^\s*crontab\s*:\s*$")
 #: An XML-style opening tag on its own line: ``<question>``.
 OPENING_TAG = re.compile(r"^\s*<([A-Za-z_][\w\- ]{0,40})>\s*$")
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
@@ -491,7 +491,8 @@ DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
 INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|"
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
-                    r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
+                    r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b|"
+                    r"[^.:]{0,120}?,\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\b)")  # "…, here's what i see:"
 
 
 #: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".
