@@ -1791,6 +1791,18 @@ def test_csv_rows_under_a_file_name_and_material_introduced_mid_sentence() -> No
     assert got["our checkout pods keep restarting, here's what i see:"] == "D"
 
 
+def test_a_pasted_record_with_figures_in_a_request_is_its_input() -> None:
+    got = dict(codes("my mortgage payment is going up and the letter says escrow shortage. what does that mean?\n"
+                     "This is from the letter:\nCounty property tax: $5,842.00\nHomeowners insurance: $2,390.00\n"
+                     "Total: $8,232.00"))
+    assert {got[t] for t in ("This is from the letter:", "County property tax: $5,842.00", "Total: $8,232.00")} == {"D"}
+    # definitions without figures, and a product's information the answer is drawn from, are consulted
+    got = dict(codes("Product information:\nName: Aeris 2\nCoverage: rooms up to 45 m²\nNoise: 22 dB on sleep mode\n"
+                     "Power: 4 W (sleep) to 38 W (max)\nCustomer question: \"will this help?\"\n"
+                     "Answer the customer's question using only the product information above."))
+    assert got["Noise: 22 dB on sleep mode"] == "A"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

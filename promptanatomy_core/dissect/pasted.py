@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..types import Component
-from .cues import PLACEHOLDER, REFERENCE, A, D, E, O, R
+from .cues import PLACEHOLDER, REFERENCE, A, D, E, O, R, key_value
 from .material import DELIMITER, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted
 
@@ -213,3 +213,24 @@ def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]]
                          for m in block):  # slots filled from a record: consulted
             labels.update((m.index, {D}) for m in [label, *block])
             li = end
+
+
+def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
+    """In a request without a persona of its own, a run of at least three "key: value" lines with figures left as
+    background ("Previous balance: $1,284.33", "Colesterol total: 238 mg/dL") is a pasted record the task works on,
+    with the line that introduces it ("This is from my annual pension statement:")."""
+    if any(labels[m.index] == {R} for line in lines for m in line):
+        return
+    fields = [all(labels[m.index] == {A} and not (m.cues - {A}) for m in line) and
+              bool((kv := key_value(line[0].text)) and kv[1]) and not PLACEHOLDER.search(line[0].text)
+              for line in lines]
+    for run in runs(fields):
+        above = run[0] - 1
+        figures = sum(bool(re.search(r"\d", (key_value(lines[li][0].text) or ("", ""))[1])) for li in run)
+        if len(run) < 3 or figures * 2 < len(run) or \
+                any(names_consulted(lines[li][-1].text) for li in range(max(above - 2, 0), above + 1)):
+            continue  # a record has figures ("$1,284.33", "238 mg/dL"), definitions have none; "Product information:"
+        if above >= 0 and lines[above][-1].text.rstrip().endswith(":") and labels[lines[above][-1].index] == {A}:
+            run = [above, *run]
+        labels.update((m.index, {D}) for li in run for m in lines[li])
+

@@ -34,7 +34,8 @@ from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE
                    is_imperative, key_value, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_answer_options, label_data_blocks, label_email_bodies, label_enumerated_entries,
-                     label_fenced_material, label_material_above, label_test_cases, label_text_to_rework)
+                     label_fenced_material, label_material_above, label_pasted_records, label_test_cases,
+                     label_text_to_rework)
 from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
 
 
@@ -322,6 +323,7 @@ class RulesDissector(Dissector):
         label_text_to_rework(lines, labels, blank_before)
         label_email_bodies(lines, labels, blank_before)
         label_data_blocks(lines, labels, blank_before)
+        label_pasted_records(lines, labels)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
