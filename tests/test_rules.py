@@ -1578,6 +1578,9 @@ def test_rows_pasted_without_a_tables_outer_bars_and_a_block_below_a_blank_line_
     assert got["epoch | train_loss | val_acc"] == got["5 | 0.88 | 0.67"] == "D"
     got = dict(codes("Estimate the period.\nt\tmag\n0.112\t12.41\n0.356\t12.40"))
     assert got["0.112\t12.41"] == "D"
+    got = dict(codes("should i be worried?\nTSH | 2.1 mIU/L | | 0.4-4.0\nVitamin D | 18 ng/mL | L | 30-100\n"
+                     "Glucose | 94 mg/dL | | 70-99"))
+    assert got["TSH | 2.1 mIU/L | | 0.4-4.0"] == got["Vitamin D | 18 ng/mL | L | 30-100"] == "D"  # empty cells
     got = dict(codes("Turn my notes below into a numbered protocol.\n\nnotes from today (western blot):\n"
                      "- lysed in RIPA, 30 min on ice\n- BCA, loaded 30ug/lane"))
     assert got["notes from today (western blot):"] == got["- BCA, loaded 30ug/lane"] == "D"

@@ -69,17 +69,15 @@ def _transcript(texts: Sequence[str]) -> set[int]:
     return out
 
 
-#: The cells of a row pasted from a spreadsheet or a log without a markdown table's outer bars: "1 | 1.62 | 0.41",
-#: "0.112\t12.41".
-_CELL_BREAK = re.compile(r"\t| \| ")
-#: The cells of a CSV row: commas with no space after them ("2024-03-04,AWS EMEA,-312.19").
+#: The cells of a row pasted without a markdown table's outer bars are split by " | " ("1 | 1.62 | 0.41", empty cells
+#: too), by tabs ("0.112\t12.41"), or, in a CSV row, by commas with no space after them ("2024-03-04,AWS EMEA,-312.19").
 _CSV_BREAK = re.compile(r",(?! )")
 
 
 def _grid(texts: Sequence[str]) -> set[int]:
     """Runs of at least three rows with the same number of cells (tab- or bar-separated, or at least three
     comma-separated cells)."""
-    cells = [0 if t.lstrip().startswith("|") else len(_CELL_BREAK.findall(t.strip())) or
+    cells = [0 if t.lstrip().startswith("|") else (t.count("|") if " | " in t else t.count("\t")) or
              (n if (n := len(_CSV_BREAK.findall(t.strip()))) >= 2 and ", " not in t else 0) for t in texts]
     out: set[int] = set()
     for run in runs([n > 0 for n in cells]):
