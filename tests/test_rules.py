@@ -1806,6 +1806,12 @@ def test_a_pasted_record_with_figures_in_a_request_is_its_input() -> None:
     assert got["Noise: 22 dB on sleep mode"] == "A"
 
 
+def test_what_a_document_says_introduces_the_material() -> None:
+    for text in ("The form asks:", "Nella bolletta c'è scritto:", "The school psychologist's summary says:"):
+        assert label_code(cues_of(text)) == "D", text
+    assert label_code(cues_of("The policy says:")) == "A"  # what is consulted
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

@@ -492,7 +492,8 @@ DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|"
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
                     r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b|"
-                    r"[^.:]{0,120}?,\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\b)")  # "…, here's what i see:"
+                    r"[^.:]{0,120}?,\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\b|"  # "…, here's what i see:"
+                    r"[^.:]{0,80}\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$)")
 
 
 #: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".
