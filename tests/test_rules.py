@@ -1812,6 +1812,16 @@ def test_what_a_document_says_introduces_the_material() -> None:
     assert label_code(cues_of("The policy says:")) == "A"  # what is consulted
 
 
+def test_a_line_in_capitals_heads_a_pasted_document_in_a_request() -> None:
+    got = dict(codes("I got this letter and I dont understand if I have to pay.\n\nPENALTY CHARGE NOTICE\n"
+                     "Vehicle registration: LK19 XRT\nThe penalty charge is £70.\n\nDo I have to pay it?"))
+    assert got["PENALTY CHARGE NOTICE"] == got["The penalty charge is £70."] == "D"
+    # category definitions in capitals are consulted
+    got = dict(codes("Classify the ticket.\n- BILLING: charges, invoices, refunds\n- OTHER: anything else\n"
+                     "Ticket: {ticket}"))
+    assert got["- BILLING: charges, invoices, refunds"] == "A"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

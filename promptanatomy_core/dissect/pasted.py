@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..types import Component
-from .cues import PLACEHOLDER, REFERENCE, A, D, E, O, R, key_value
+from .cues import PLACEHOLDER, REFERENCE, A, D, E, O, R, heading_topic, key_value
 from .material import DELIMITER, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted
 
@@ -233,4 +233,29 @@ def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Componen
         if above >= 0 and lines[above][-1].text.rstrip().endswith(":") and labels[lines[above][-1].index] == {A}:
             run = [above, *run]
         labels.update((m.index, {D}) for li in run for m in lines[li])
+
+
+#: A line in capitals that heads a pasted document: "PENALTY CHARGE NOTICE", "IMPRESSION:", "EXPLANATION OF
+#: BENEFITS - THIS IS NOT A BILL".
+_CAPITALS = re.compile(r"^[^\w\n]*[A-Z][A-Z0-9 ,'&/-]{2,}[A-Z]\s*[:.!]?\s*$")
+
+
+def label_document_headings(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                            blank_before: dict[int, bool]) -> None:
+    """In a request without a persona of its own, a line in capitals that names no section of a prompt ("IMPRESSION:",
+    "PENALTY CHARGE NOTICE") heads a pasted document: it and the lines under it, up to a blank line or the task,
+    are the material the task works on."""
+    if any(labels[m.index] == {R} for line in lines for m in line):
+        return
+    for li, line in enumerate(lines):
+        head = line[0]
+        if len(line) > 1 or not _CAPITALS.match(head.text) or labels[head.index] not in ({A}, {O}) or \
+                heading_topic(head.text) or names_consulted(head.text):
+            continue
+        end = li + 1
+        while end < len(lines) and not blank_before[lines[end][0].index] and \
+                all(labels[m.index] in ({A}, {D}) for m in lines[end]):
+            end += 1
+        if end > li + 1:
+            labels.update((m.index, {D}) for block in lines[li:end] for m in block)
 

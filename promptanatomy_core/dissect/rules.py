@@ -33,9 +33,9 @@ from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE
                    REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic,
                    is_imperative, key_value, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
-from .pasted import (label_answer_options, label_data_blocks, label_email_bodies, label_enumerated_entries,
-                     label_fenced_material, label_material_above, label_pasted_records, label_test_cases,
-                     label_text_to_rework)
+from .pasted import (label_answer_options, label_data_blocks, label_document_headings, label_email_bodies,
+                     label_enumerated_entries, label_fenced_material, label_material_above, label_pasted_records,
+                     label_test_cases, label_text_to_rework)
 from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
 
 
@@ -324,6 +324,7 @@ class RulesDissector(Dissector):
         label_email_bodies(lines, labels, blank_before)
         label_data_blocks(lines, labels, blank_before)
         label_pasted_records(lines, labels)
+        label_document_headings(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
