@@ -1822,6 +1822,15 @@ def test_a_line_in_capitals_heads_a_pasted_document_in_a_request() -> None:
     assert got["- BILLING: charges, invoices, refunds"] == "A"
 
 
+def test_material_introduced_or_reworked_in_other_languages() -> None:
+    got = dict(codes("Oi, pode revisar o resumo do meu TCC?\nSegue o texto:\nEste trabalho analisa o home office.\n"
+                     "Foram aplicados questionários a 84 colaboradores."))
+    assert got["Segue o texto:"] == got["Foram aplicados questionários a 84 colaboradores."] == "D"
+    got = dict(codes("Sammanfatta rapporten nedan för kommunens invånare.\n\nRapport: Kollektivtrafiken 2024\n"
+                     "Antalet resor med buss ökade med 8 procent.\nKommunen planerar fler bussfiler."))
+    assert got["Kommunen planerar fler bussfiler."] == "D"
+
+
 def test_more_form_instructions_of_the_answer() -> None:
     got = dict(codes("Compute Cohen's kappa from the counts below.\n"
                      "Show the calculation step by step and then give the final kappa rounded to two decimals.\n"

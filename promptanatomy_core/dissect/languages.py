@@ -18,6 +18,7 @@ het een niet je jij jouw uw deze dit wat hoe waarom graag alsjeblieft alstublief
 naar voor zijn wordt worden taal gebruik maak
 questo questa questi queste nel nella sono esta este estos estas cette ces dieser diese dieses
 pero al lo muy mais aux très sont ou auch oder aber
+segue texto testo ecco aqui voici anbei abajo
 och att är inte jag ikke jeg eller
 yang untuk dengan saya aku tolong bisa bagaimana tidak kamu anda
 için nasıl

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..types import Component
+from . import languages
 from .cues import PLACEHOLDER, REFERENCE, A, D, E, O, R, heading_topic, key_value
 from .material import DELIMITER, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted
@@ -135,7 +136,10 @@ def label_material_above(lines: list[list[Sent]], labels: dict[int, set[Componen
 
 #: A task that reworks a text it points at: "Please translate the recall notice below", "Proofread this".
 _REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|shorten|simplify|edit|correct|polish|"
-                     r"tighten|locali[sz]e|adapt|reword)\b", re.I)
+                     r"tighten|locali[sz]e|adapt|reword|tradui[st]|traduisez|traduc[ei]|traduzca|traduza|traduci|"
+                     r"übersetze|vertaal|przetłumacz|översätt|oversett|terjemahkan|переведи|corrige[sz]?|corrija|"
+                     r"correggi|korrigiere|popraw|résume[sz]?|resume|resuma|riassumi|reformule[sz]?|reescribe|"
+                     r"reescreva|riscrivi|herschrijf|przeredaguj|sammanfatta|kürze)\b", re.I)
 
 
 def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Component]],
@@ -145,7 +149,8 @@ def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Componen
     delimiter lines ("---") after the task, or else the last paragraph, set off by a blank line; not slots or consulted
     material."""
     asking = next((li for li, line in enumerate(lines) for m in line
-                   if D in labels[m.index] and _REWORK.search(m.text) and POINTER.search(m.text)), None)
+                   if D in labels[m.index] and _REWORK.search(m.text) and
+                   (POINTER.search(m.text) or languages.POINTER.search(m.text))), None)
     if asking is None:
         return
     marks = [li for li in range(asking + 1, len(lines)) if len(lines[li]) == 1 and DELIMITER.match(lines[li][0].text)]
