@@ -491,9 +491,10 @@ DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
 INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|"
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
-                    r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b|"
-                    r"[^.:]{0,120}?,\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\b|"  # "…, here's what i see:"
-                    r"[^.:]{0,80}\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$)")
+                    r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
+#: The same at a sentence's end: "… keep restarting, here's what i see:", "The form asks:", "Nella bolletta c'è scritto:".
+_INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\b[^.:]*:?\s*$|"
+                        r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$", re.I)
 
 
 #: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".
@@ -541,9 +542,14 @@ _GIVEN_SCHEMA = _rx(r"^\W*given (?:the following|these|this) (?:\w+ ){0,2}(?:sch
 _PERSONA_LABEL = _rx(r"^\W*(?:role|persona|character|identity)\s*(?::|\s[-–])\s*\S")
 
 
+def opens_material(text: str) -> bool:
+    """Whether ``text`` introduces material in English: "Here is the ticket:", "The form asks:"."""
+    return bool(INTRO.match(text) or text.rstrip().endswith(":") and _INTRO_END.search(text))
+
+
 def _introduces(text: str, foreign: bool) -> bool:
     """Whether ``text`` introduces material ("Here is the ticket:", and when ``foreign``, "Hier ist ein Ticket:")."""
-    return bool(INTRO.match(text) or foreign and languages.INTRO.search(text))
+    return bool(opens_material(text) or foreign and languages.INTRO.search(text))
 
 
 #: A slot that the application fills with the answer's form: "{format_instructions}", "{{ output_schema }}".

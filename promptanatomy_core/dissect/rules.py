@@ -29,9 +29,9 @@ from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
 from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT, HEADING, INFO,
-                   INPUT_LABEL, INTRO, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE,
+                   INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE,
                    REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic,
-                   is_imperative, key_value, title_component, without_chat_markers)
+                   is_imperative, key_value, opens_material, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_answer_options, label_data_blocks, label_document_headings, label_email_bodies,
                      label_enumerated_entries, label_fenced_material, label_material_above, label_pasted_records,
@@ -373,7 +373,7 @@ class RulesDissector(Dissector):
             after_input = after_input or m.input_label
             if m.weak_role and not o:
                 o = {R} if block is R else {A}
-            if block is A and D in o and (QUESTION.search(m.text) or INTRO.match(m.text) or is_imperative(m.text)):
+            if block is A and D in o and (QUESTION.search(m.text) or opens_material(m.text) or is_imperative(m.text)):
                 got = o  # the user's own question or pointer amid the background they give
             elif block is R and section is not R and not o and not CLOSING_TAG.match(m.text) and \
                     (not _SECOND_PERSON.search(m.text) or _USERS_SUBJECT.match(m.text)):
@@ -381,7 +381,7 @@ class RulesDissector(Dissector):
             elif block is D and section is D and o == {A}:
                 got = {A}  # a rule or condition under the task's heading ("If the documents don't say, say so.")
             elif block is None and section is O and o <= {D} and not m.input_label and not QUESTION.search(m.text) and \
-                    not re.match(r"\s*\d+[.)]\s", m.text) and not INTRO.match(m.text):
+                    not re.match(r"\s*\d+[.)]\s", m.text) and not opens_material(m.text):
                 got = {O}  # an instruction under the form's heading ("## Output" + "Show edits as unified diffs.")
             elif block is not None:
                 got = {D} if block is D and mode is D else \
@@ -563,7 +563,7 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
         end = own  # "I'm vegetarian if that matters." after the results: the user's background, not their data
     start = end
     for li in range(end - 1, -1, -1):
-        if INTRO.match(lines[li][-1].text):
+        if opens_material(lines[li][-1].text):
             return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
         if any(m.cues - {A} or labels[m.index] != {A} for m in lines[li]):
             break
