@@ -492,7 +492,8 @@ DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|"
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
                     r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
-#: The same at a sentence's end: "… keep restarting, here's what i see:", "The form asks:", "Nella bolletta c'è scritto:".
+#: The same at a sentence's end: "… keep restarting, here's what i see:", "The form asks:", "Nella bolletta c'è
+#: scritto:".
 _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\b[^.:]*:?\s*$|"
                         r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$", re.I)
 
