@@ -72,7 +72,9 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "ridge (never looked at)": HERE / "data/ridge_prompts.jsonl",
              "glen (never looked at)": HERE / "data/glen_prompts.jsonl",
              "fjord (never looked at)": HERE / "data/fjord_prompts.jsonl",
-             "heron (never looked at)": HERE / "data/heron_prompts.jsonl"}
+             "heron (never looked at)": HERE / "data/heron_prompts.jsonl",
+             "pike (never looked at)": HERE / "data/pike_prompts.jsonl",
+             "wren (never looked at)": HERE / "data/wren_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

@@ -43,7 +43,8 @@ SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5),
         "mesa_prompts.jsonl": (55, 15, 25), "prairie_prompts.jsonl": (55, 15, 50),
         "ridge_prompts.jsonl": (55, 10, 30), "glen_prompts.jsonl": (55, 15, 30),
         "quay_prompts.jsonl": (55, 15, 25), "lagoon_prompts.jsonl": (55, 15, 40),
-        "fjord_prompts.jsonl": (55, 15, 30), "heron_prompts.jsonl": (55, 15, 30)}
+        "fjord_prompts.jsonl": (55, 15, 30), "heron_prompts.jsonl": (55, 15, 30),
+        "pike_prompts.jsonl": (55, 15, 30), "wren_prompts.jsonl": (55, 15, 30)}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]

@@ -1862,11 +1862,11 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "instruct": 0.86, "library": 0.87, "everyday": 0.88, "systems": 0.89, "unseen": 0.85, "sealed": 0.85,
                "vault": 0.89, "studio": 0.94, "chats": 0.85, "agents": 0.91, "crypt": 0.89, "bunker": 0.85,
                "harbor": 0.86, "atlas": 0.87, "meadow": 0.82, "quarry": 0.82, "cellar": 0.81, "attic": 0.86,
-               "orchard": 0.87, "delta": 0.86, "glade": 0.81, "willow": 0.81, "spruce": 0.83, "cavern": 0.79,
-               "burrow": 0.82, "thicket": 0.83, "reed": 0.72, "fern": 0.85, "grotto": 0.79, "hollow": 0.82,
-               "tarn": 0.81, "brook": 0.78, "heath": 0.78, "marsh": 0.79, "moor": 0.81, "dune": 0.80, "bog": 0.81,
-               "cove": 0.85, "mesa": 0.79, "prairie": 0.84, "ridge": 0.86, "glen": 0.75,
-               "quay": 0.80, "lagoon": 0.72}
+               "orchard": 0.87, "delta": 0.87, "glade": 0.81, "willow": 0.84, "spruce": 0.83, "cavern": 0.80,
+               "burrow": 0.83, "thicket": 0.84, "reed": 0.72, "fern": 0.85, "grotto": 0.80, "hollow": 0.83,
+               "tarn": 0.81, "brook": 0.79, "heath": 0.79, "marsh": 0.80, "moor": 0.81, "dune": 0.81, "bog": 0.81,
+               "cove": 0.85, "mesa": 0.80, "prairie": 0.84, "ridge": 0.86, "glen": 0.75, "quay": 0.81,
+               "lagoon": 0.81, "fjord": 0.83, "heron": 0.80, "pike": 0.82, "wren": 0.81}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
