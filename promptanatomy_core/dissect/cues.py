@@ -445,6 +445,9 @@ REFERENCE = Folded(r"\b(?:reference|context|background|evidence|(?:chat |convers
                 r"critères|kriterien|criteri|critérios|"
                 r"catalog(?:ue)?(?!\s+(?:description|entry|text|copy))|"
                 r"about (?:the|us))\b")
+#: A markdown title naming the assistant: "# Nurse Line Assistant — Halden Health", "# Procurement Concierge".
+ASSISTANT_TITLE = _rx(r"^#{1,2}\s.*\b(?:assistant|master|agent|bot|companion|coach|tutor|concierge|advisor|adviser|"
+                      r"copilot)\s*(?:[—–|-]\s*[^—–|-]*)?$")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
     (_rx(r"how to (?:respond|reply|speak|talk|write|sound)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|"
@@ -458,8 +461,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)(?!s\W*$)|^\W*form\W*$|"
          r"\bfields? notes\b|\bnotes on (?:the )?fields\b|\bfield (?:descriptions|rules|definitions)\b"), O),
-    (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|^#{1,2}\s.*\b(?:assistant|master|agent|"
-         r"bot|companion|coach|tutor|concierge|advisor|adviser|copilot)\s*(?:[—–|-]\s*[^—–|-]*)?$"), R),
+    (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|" + ASSISTANT_TITLE.pattern), R),
     (_rx(r"\b(?:regulat\w+|compliance|legal|safety)\b"), A),
     (_rx(r"what to (?:include|cover|ask|collect|mention)\b|"
          r"\b(?:details|information|info|things|questions) to (?:collect|gather|ask|capture|cover|include)\b|"

@@ -1,7 +1,8 @@
 """Material the task works on, found after the line-by-line pass by how a prompt presents it: entries named by a
 word and a number ("Quote A - …"), a question's lettered options, test cases the code must pass, a fenced block a
 user pastes, the block a task points back at, the text a task reworks, a pasted email thread, a block of data under
-a bare label. Each pass relabels what the first pass left as background (or, for demonstrations, as the task)."""
+a bare label, a record with figures, a document headed in capitals. Each pass relabels what the first pass left as
+background (or, for demonstrations, as the task)."""
 from __future__ import annotations
 
 import re
@@ -190,6 +191,12 @@ def label_email_bodies(lines: list[list[Sent]], labels: dict[int, set[Component]
         li = end
 
 
+def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> bool:
+    """Whether a sentence is the persona alone ("You are a careers coach."): a system prompt, not a user's request
+    with a persona for the task ("As the FP&A lead, write a memo …")."""
+    return any(labels[m.index] == {R} for line in lines for m in line)
+
+
 #: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
 _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
                         r"answers|quotes|offers|options|experience|informa(?:ções|tions?|ción|zioni)|comentários|"
@@ -200,7 +207,7 @@ def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]]
                        blank_before: dict[int, bool]) -> None:
     """In a request (no persona of its own), a block under a bare label that names data ("Details:", "Some numbers:",
     "Comentários:") is the material the task works on, when it is all background without cues of its own."""
-    if any(labels[m.index] == {R} for line in lines for m in line):
+    if _has_persona(lines, labels):
         return
     li = 0
     while li < len(lines):
@@ -224,14 +231,14 @@ def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Componen
     """In a request without a persona of its own, a run of at least three "key: value" lines with figures left as
     background ("Previous balance: $1,284.33", "Colesterol total: 238 mg/dL") is a pasted record the task works on,
     with the line that introduces it ("This is from my annual pension statement:")."""
-    if any(labels[m.index] == {R} for line in lines for m in line):
+    if _has_persona(lines, labels):
         return
-    fields = [all(labels[m.index] == {A} and not (m.cues - {A}) for m in line) and
-              bool((kv := key_value(line[0].text)) and kv[1]) and not PLACEHOLDER.search(line[0].text)
-              for line in lines]
+    values = [(key_value(line[0].text) or ("", ""))[1] for line in lines]
+    fields = [bool(value) and all(labels[m.index] == {A} and not (m.cues - {A}) for m in line) and
+              not PLACEHOLDER.search(line[0].text) for line, value in zip(lines, values)]
     for run in runs(fields):
         above = run[0] - 1
-        figures = sum(bool(re.search(r"\d", (key_value(lines[li][0].text) or ("", ""))[1])) for li in run)
+        figures = sum(bool(re.search(r"\d", values[li])) for li in run)
         if len(run) < 3 or figures * 2 < len(run) or \
                 any(names_consulted(lines[li][-1].text) for li in range(max(above - 2, 0), above + 1)):
             continue  # a record has figures ("$1,284.33", "238 mg/dL"), definitions have none; "Product information:"
@@ -250,7 +257,7 @@ def label_document_headings(lines: list[list[Sent]], labels: dict[int, set[Compo
     """In a request without a persona of its own, a line in capitals that names no section of a prompt ("IMPRESSION:",
     "PENALTY CHARGE NOTICE") heads a pasted document: it and the lines under it, up to a blank line or the task,
     are the material the task works on."""
-    if any(labels[m.index] == {R} for line in lines for m in line):
+    if _has_persona(lines, labels):
         return
     for li, line in enumerate(lines):
         head = line[0]

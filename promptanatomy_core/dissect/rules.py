@@ -28,10 +28,10 @@ from dataclasses import replace
 from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
-from .cues import (CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT, HEADING, INFO,
-                   INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION, REFERENCE,
-                   REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic,
-                   is_imperative, key_value, opens_material, title_component, without_chat_markers)
+from .cues import (ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT,
+                   HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION,
+                   REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component,
+                   heading_topic, is_imperative, key_value, opens_material, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_answer_options, label_data_blocks, label_document_headings, label_email_bodies,
                      label_enumerated_entries, label_fenced_material, label_material_above, label_pasted_records,
@@ -252,7 +252,7 @@ class RulesDissector(Dissector):
                 heading = O  # "<schema>" above the JSON the answer must fill in
             if heading is A and mode is E and not first.text.lstrip().startswith(("#", "<", "**")):
                 heading = None  # "Reviews:" inside an example: a label of the demonstration, not a new section
-            if heading is R and _ASSISTANT_TITLE.match(first.text):
+            if heading is R and ASSISTANT_TITLE.match(first.text.lstrip()) and not _PERSONA_WORDS.search(first.text):
                 labels[first.index] = {R}  # the prompt's title names the assistant: it opens no section of persona
                 headings.add(first.index)
                 continue
@@ -404,10 +404,8 @@ _USERS_SUBJECT = re.compile(r"^\W*(?:the\s+|our\s+|most\s+)?(?:users?|customers?
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 
 
-#: A markdown title naming the assistant: "# Nurse Line Assistant — Halden Health", "# Procurement Concierge".
-_ASSISTANT_TITLE = re.compile(r"^\s*#{1,2}\s(?!.*\b(?:role|persona|identity|who you are|character)\b).*\b(?:assistant|"
-                              r"master|agent|bot|companion|coach|tutor|concierge|advisor|adviser|copilot)\s*"
-                              r"(?:[—–|-]\s*[^—–|-]*)?$", re.I)
+#: The words of a heading on the persona itself ("## Role — support assistant"), which opens a section of persona.
+_PERSONA_WORDS = re.compile(r"\b(?:role|persona|identity|who you are|character)\b", re.I)
 #: An item of a block: a code fence, a heading, a bullet, a number or letter ("2.", "(b)"), a JSON object, a CSV row,
 #: a "key: value" field, a quotation.
 _ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|\(?[a-hA-H]\)\s|\(\d{1,2}\)\s|[{\[]|"
