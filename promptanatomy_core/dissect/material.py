@@ -74,11 +74,21 @@ def _transcript(texts: Sequence[str]) -> set[int]:
 _CSV_BREAK = re.compile(r",(?! )")
 
 
+def _cell_breaks(text: str) -> int:
+    """How many cell breaks a pasted row has; 0 for a line that is no such row (a markdown table row is read
+    elsewhere)."""
+    if text.lstrip().startswith("|"):
+        return 0
+    if " | " in text:
+        return text.count("|")
+    commas = len(_CSV_BREAK.findall(text.strip()))
+    return text.count("\t") or (commas if commas >= 2 and ", " not in text else 0)
+
+
 def _grid(texts: Sequence[str]) -> set[int]:
     """Runs of at least three rows with the same number of cells (tab- or bar-separated, or at least three
     comma-separated cells)."""
-    cells = [0 if t.lstrip().startswith("|") else (t.count("|") if " | " in t else t.count("\t")) or
-             (n if (n := len(_CSV_BREAK.findall(t.strip()))) >= 2 and ", " not in t else 0) for t in texts]
+    cells = [_cell_breaks(t) for t in texts]
     out: set[int] = set()
     for run in runs([n > 0 for n in cells]):
         for _, group in itertools.groupby(run, key=lambda i: cells[i]):
@@ -146,8 +156,7 @@ def _quotation(texts: Sequence[str]) -> set[int]:
                 if end is not None:
                     out.update(range(i, end + 1))
                     i = end
-            elif m.start(0) == texts[i].find(opening) and len(texts[i].strip()) > 60 and \
-                    texts[i].rstrip().endswith(closing) and not texts[i][:m.start(0) + 1].strip(" \t" + opening):
+            elif texts[i].startswith(opening) and len(texts[i].strip()) > 60 and texts[i].rstrip().endswith(closing):
                 out.add(i)  # a whole paragraph pasted on one line in quotation marks: '"4.7 The Tenant shall …"'
         i += 1
     return out
