@@ -23,6 +23,13 @@ SAMPLES, MAX_TOKENS = "1", "8"
 RUN_TIMEOUT_MS = 600_000
 
 
+def _wait_for_tables(page) -> None:
+    """The Dissect page's summary table and label editor draw after the highlighted text: wait for both."""
+    browser.wait_idle(page)
+    page.wait_for_function("document.querySelectorAll('[data-testid=stDataFrame] canvas').length >= 2",
+                           timeout=30_000)
+
+
 def _shot(page, name: str) -> None:
     browser.SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(browser.SHOTS / f"{name}.png"), full_page=True)
@@ -103,6 +110,7 @@ def test_from_pasted_prompt_to_heatmap_in_chromium(tmp_path):
             _open(page, "Dissect", "Dissect a prompt")  # the dissection carries over to the other pages
             page.wait_for_selector(".pa-doc [data-i]", timeout=30_000)
             assert "Orders ship within three working days" in page.locator(".pa-doc").first.inner_text()
+            _wait_for_tables(page)
             _shot(page, "03_dissect")
 
             _open(page, "Results", "Results")
@@ -131,9 +139,7 @@ def test_from_pasted_prompt_to_heatmap_in_chromium(tmp_path):
             dark.keyboard.press("Control+Enter")
             dark.get_by_role("button", name="Dissect", exact=True).click()
             dark.wait_for_selector(".pa-doc.pa-dark [data-i]", timeout=30_000)
-            browser.wait_idle(dark)  # the summary table and the label editor draw after the highlighted text
-            dark.wait_for_function("document.querySelectorAll('[data-testid=stDataFrame] canvas').length >= 2",
-                                   timeout=30_000)
+            _wait_for_tables(dark)
             _shot(dark, "07_dissect_dark")
         finally:
             chromium.close()
