@@ -1843,6 +1843,13 @@ def test_more_form_instructions_of_the_answer() -> None:
     text = "You have helped hundreds of engineers move to Germany, and you know German bureaucracy well."
     assert codes(text) == [(text, "R")]
 
+def test_a_one_word_why_after_pasted_material_is_the_users_question() -> None:
+    got = codes("backup.log says:\n```\nerror: permission denied\n```\nWhy?")
+    assert got[-1] == ("Why?", "D")
+    assert dict(codes("You are a physics tutor. Why do stars twinkle at night? Because air bends their light."))[
+        "Why do stars twinkle at night?"] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

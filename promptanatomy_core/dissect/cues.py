@@ -590,8 +590,8 @@ def cues_of(text: str) -> set[Component]:
         found.add(R)
     if EXAMPLE_START.search(head):
         found.add(E)
-    rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I) and \
-        not re.search(r"\b(?:i|my|we|our|this)\b", head, re.I)  # "Why does this job fail?" is the user's question
+    rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I) and len(head.split()) > 2 and \
+        not re.search(r"\b(?:i|my|we|our|this)\b", head, re.I)  # "Why does this job fail?", "Why?": the user's question
     if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical) or \
             _BARE_QUESTION.match(head) or _HELP_ME.search(head) or _SHOWS_THIS.search(head) or \
             foreign and languages.DIRECTIVE.search(head):
