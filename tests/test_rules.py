@@ -1850,6 +1850,13 @@ def test_a_one_word_why_after_pasted_material_is_the_users_question() -> None:
         "Why do stars twinkle at night?"] == "D"
 
 
+def test_a_request_for_a_number_of_new_ones_or_for_names_is_the_task() -> None:
+    got = dict(codes("Here are three knock-knock jokes we love.\nI need 5 new ones, all food-themed."))
+    assert got["I need 5 new ones, all food-themed."] == "D"
+    got = dict(codes("Our bakery opens in May.\nWe need slogans for a flyer."))
+    assert got["We need slogans for a flyer."] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

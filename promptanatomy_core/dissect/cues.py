@@ -120,6 +120,9 @@ _ARTEFACT_SPEC = (r"^\W*(?:the|this|each|every)\s+(?!(?:user|customer|client|rea
                   r"(?:should|must|has to|needs to)\s+(?:also\s+)?"
                   r"(?!(?:be|not|never|only|use|sound|start|end|begin|stay|follow|fit|read|take|see|validate|look|feel|"
                   r"match|avoid|go|appear|say)\b)[a-z]{3,}")
+#: A want of ideas or names: "need band names!!", "We need slogans for a flyer."
+_NEED_IDEAS = (r"(?:we\s+)?need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|recommendations|names|slogans|"
+               r"taglines|titles|jokes|puns|captions|headlines|lyrics)\b")
 DIRECTIVE = Folded(
     _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
             r"once|"
@@ -143,9 +146,9 @@ DIRECTIVE = Folded(
     r"(?:" + _TASK_VERBS + r")\b|(?:goal|task|objective|mission|your job)\s*:\s*(?:" + _TASK_VERBS + r")\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
-    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like)\s+(?:you\s+to\b|to\b|an?\s|"
-    r"some\s|the\s+(?:top|best|list|names?|number)\b)|need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|"
-    r"recommendations)\b|"
+    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like|'d like)\s+(?:you\s+to\b|to\b|"
+    r"an?\s|some\s|\d+\s+(?:new|more|short|fresh|different|other)\b|the\s+(?:top|best|list|names?|number)\b)|"
+    + _NEED_IDEAS + r"|"
     r"(?:can|could|would|will)\s+(?:you|u)\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
     + _I_WILL_GIVE + r"|" +
@@ -628,8 +631,8 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
         return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) and \
             not _REASON_THEN_ANSWER.search(text) else {O}
     if D in cues and A in cues:
-        if re.search(r"^\W*(?:" + MY_FIRST + r"|" + _I_WILL_GIVE + r")|\byou(?:'ll| will)\s+(?:first\s+)?(?:" +
-                     _TASK_VERBS + r")\b|" + REQUEST, text, re.I):
+        if re.search(r"^\W*(?:" + MY_FIRST + r"|" + _I_WILL_GIVE + r"|" + _NEED_IDEAS + r")|"
+                     r"\byou(?:'ll| will)\s+(?:first\s+)?(?:" + _TASK_VERBS + r")\b|" + REQUEST, text, re.I):
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
             return {D, A}  # the task, with a constraint on it
