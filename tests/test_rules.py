@@ -1857,6 +1857,15 @@ def test_a_request_for_a_number_of_new_ones_or_for_names_is_the_task() -> None:
     assert got["We need slogans for a flyer."] == "D"
 
 
+def test_examples_introduced_to_show_the_idea_end_at_a_prohibition_after_a_blank_line() -> None:
+    got = codes("Write five two-sentence horror stories.\n\nHere are two I wrote, so you get the idea:\n"
+                "1. I heard my mom calling me.\n2. I live alone.\n\nNo gore, please; I want creepy, not gross.")
+    assert [c for _, c in got][1:] == ["E", "E", "E", "A"]
+    got = codes("We need slogans for a gym flyer.\nHere are a few we already like, to show the vibe:\n"
+                "- \"Grey hair, quick hands.\"\n\nHere's the kind of entry I mean:\n| d12 | Item |")
+    assert [c for _, c in got][1:] == ["E", "E", "E", "E"]
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

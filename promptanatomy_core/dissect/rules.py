@@ -344,7 +344,7 @@ class RulesDissector(Dissector):
             return True  # the open query, its slot, or a markdown heading over the input ("## Ticket")
         if re.match(r"^\W*now\b", first.text, re.I) or (is_imperative(first.text) and key_value(first.text) is None):
             return True
-        return blank_before[first.index] and bool(first.cues - {E})
+        return blank_before[first.index] and bool(first.cues - {E} or re.match(r"^\W*no\s+[a-z]", first.text, re.I))
 
     @staticmethod
     def _label_line(line: list[Sent], section: Component | None, mode: Component | None,
