@@ -11,7 +11,7 @@ from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
 from promptanatomy_core.dissect.cues import OUTPUT, cues_of
 from promptanatomy_core.dissect.patterns import alternatives, by_anchor
-from promptanatomy_core.dissect.material import runs
+from promptanatomy_core.dissect.material import material_lines, runs
 from promptanatomy_core.text import PromptError
 from promptanatomy_core.types import Component
 
@@ -1864,6 +1864,19 @@ def test_examples_introduced_to_show_the_idea_end_at_a_prohibition_after_a_blank
     got = codes("We need slogans for a gym flyer.\nHere are a few we already like, to show the vibe:\n"
                 "- \"Grey hair, quick hands.\"\n\nHere's the kind of entry I mean:\n| d12 | Item |")
     assert [c for _, c in got][1:] == ["E", "E", "E", "E"]
+
+
+def test_two_column_and_semicolon_csv_rows_a_request_pastes_are_its_input() -> None:
+    rows = ["date,signups", "2025-05-01,412", "2025-05-02,398", "2025-05-03,221"]
+    got = dict(codes("daily signups for the last days, pasted from our metrics db:\n\n" + "\n".join(rows) +
+                     "\n\nwhich days look like real anomalies?"))
+    assert [got[r] for r in rows] == ["D"] * 4
+    rows = ["kunden_id;name;plz;umsatz", "1001;Müller GmbH;80331;12.450,00", "1002;  Schmidt & Söhne ;1067;"]
+    got = dict(codes("Bereinige die folgende CSV-Datei aus unserem CRM-Export:\n\n" + "\n".join(rows) +
+                     "\n\nEntferne doppelte Zeilen."))
+    assert [got[r] for r in rows] == ["D"] * 3
+    rubric = [f"{k}: 4 = clear; 3 = mostly clear, one slip; 2 = unclear" for k in ("Argument", "Language", "Form")]
+    assert material_lines(rubric, [True] * 3) == set()  # a rubric's prose with semicolons is no pasted row
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop

@@ -81,7 +81,13 @@ def _cell_breaks(text: str) -> int:
         return 0
     if " | " in text:
         return text.count("|")
-    commas = len(_CSV_BREAK.findall(text.strip()))
+    row = text.strip()
+    commas = len(_CSV_BREAK.findall(row))
+    if commas == 1 and not re.search(r"\s", row):
+        return 1  # "2025-05-01,412": a two-column row has no space at all
+    semicolons = row.count(";")
+    if semicolons >= 2 and not re.search(r"; \S", row):
+        return semicolons  # "1001;Müller GmbH;80331;12.450,00": a European CSV row
     return text.count("\t") or (commas if commas >= 2 and ", " not in text else 0)
 
 
