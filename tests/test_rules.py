@@ -1879,6 +1879,21 @@ def test_two_column_and_semicolon_csv_rows_a_request_pastes_are_its_input() -> N
     assert material_lines(rubric, [True] * 3) == set()  # a rubric's prose with semicolons is no pasted row
 
 
+def test_the_list_after_a_sentence_announcing_the_answers_or_reviews_given_is_the_input() -> None:
+    items = ["1. exports to excel break the formatting every time", "2. Dashboards take forever to load",
+             "3. I can never find the report I built last month"]
+    got = dict(codes("Below are 3 open-ended answers to our survey. Group them into themes.\n\n" + "\n".join(items) +
+                     "\n\nPresent the themes as a numbered list."))
+    assert [got[i] for i in items] == ["D"] * 3
+    reviews = ['1. "Great cushioning but they squeak."', '2. "Best arch support for the price."']
+    got = dict(codes("Below are 2 customer reviews of our insole. Count the complaints.\nReviews:\n" +
+                     "\n".join(reviews)))
+    assert [got[r] for r in ["Reviews:", *reviews]] == ["D"] * 3
+    rules = ["- Never promise refunds.", "- Escalate legal threats."]
+    got = dict(codes("You are a support agent.\nHere are the rules you follow:\n" + "\n".join(rules)))
+    assert [got[r] for r in rules] == ["A"] * 2
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

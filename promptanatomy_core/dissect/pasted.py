@@ -199,7 +199,8 @@ def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> 
 
 #: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
 _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
-                        r"answers|quotes|offers|options|experience|informa(?:ções|tions?|ción|zioni)|comentários|"
+                        r"answers|quotes|offers|options|experience|reviews|verbatims|complaints|tickets|messages|e?mails|posts|tweets|"
+                        r"headlines|entries|submissions|replies|informa(?:ções|tions?|ción|zioni)|comentários|"
                         r"comentarios|commentaires|angaben|gegevens|dados|datos|données|dati", re.I)
 
 
@@ -225,6 +226,35 @@ def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]]
                          for m in block):  # slots filled from a record: consulted
             labels.update((m.index, {D}) for m in [label, *block])
             li = end
+
+
+#: A sentence announcing the items a request gives to work through: "Below are 12 open-ended answers to …",
+#: "Here are my raw notes from last night:" (group 1: the words that may name them).
+_ANNOUNCES_ITEMS = re.compile(r"^\W*(?:below|here)\s+(?:are|is)\s+((?:\S+\s+){0,5}\S+)", re.I)
+#: A list item: "1. exports to excel break …", "- party reached Greywater", a quoted line.
+_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•]|[\"“])\s*\S")
+
+
+def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
+    """In a request, the list right after a sentence that announces the items given ("Below are 12 open-ended
+    answers to …", then perhaps the task, then the list) is what the task works through, however its items read."""
+    if _has_persona(lines, labels):
+        return
+    for li, line in enumerate(lines):
+        announced = [a[1] for a in (_ANNOUNCES_ITEMS.match(m.text) for m in line) if a]
+        if not any(_DATA_HEAD.fullmatch(w) for a in announced for w in re.findall(r"[^\W\d_]+", a)):
+            continue
+        start = li + 1
+        while start < min(li + 4, len(lines)) and not _ITEM.match(lines[start][0].text) and \
+                all(labels[m.index] & {D, O} for m in lines[start]):
+            start += 1  # the task between the announcement and the list
+        end = start
+        while end < len(lines) and _ITEM.match(lines[end][0].text):
+            end += 1
+        items = [m for item in lines[start:end] for m in item]
+        if end - start >= 2 and all(labels[m.index] <= {A, O, D} for m in items) and \
+                2 * sum(labels[m.index] == {A} for m in items) >= len(items):
+            labels.update((m.index, {D}) for m in items)
 
 
 def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:

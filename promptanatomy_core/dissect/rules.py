@@ -33,8 +33,8 @@ from .cues import (ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, D
                    REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component,
                    heading_topic, is_imperative, key_value, opens_material, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
-from .pasted import (label_answer_options, label_data_blocks, label_document_headings, label_email_bodies,
-                     label_enumerated_entries, label_fenced_material, label_material_above, label_pasted_records,
+from .pasted import (label_announced_items, label_answer_options, label_data_blocks, label_document_headings,
+                     label_email_bodies, label_enumerated_entries, label_fenced_material, label_material_above, label_pasted_records,
                      label_test_cases, label_text_to_rework)
 from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
 
@@ -323,6 +323,7 @@ class RulesDissector(Dissector):
         label_text_to_rework(lines, labels, blank_before)
         label_email_bodies(lines, labels, blank_before)
         label_data_blocks(lines, labels, blank_before)
+        label_announced_items(lines, labels)
         label_pasted_records(lines, labels)
         label_document_headings(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
