@@ -1894,6 +1894,17 @@ def test_the_list_after_a_sentence_announcing_the_answers_or_reviews_given_is_th
     assert [got[r] for r in rules] == ["A"] * 2
 
 
+def test_questions_and_product_features_a_request_gives_under_their_label_are_its_input() -> None:
+    qs = ["- does it work with alexa??", "- can i use it without wifi", "- what's the warranty"]
+    prompt = ("Below are 3 questions customers sent to our support inbox about the lamp.\n"
+              "Write an FAQ answering them.\nQuestions:\n" + "\n".join(qs))
+    got = dict(codes(prompt))
+    assert [got[t] for t in [prompt.splitlines()[0], "Questions:", *qs]] == ["D"] * 5
+    feats = ["Mitigeur thermostatique de douche, laiton chromé", "Butée de sécurité à 38 °C", "Garantie 7 ans"]
+    got = dict(codes("Rédige une fiche produit pour notre site.\n\nCaractéristiques :\n" + "\n".join(feats)))
+    assert [got[t] for t in ["Caractéristiques :", *feats]] == ["D"] * 4
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

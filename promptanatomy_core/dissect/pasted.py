@@ -200,7 +200,8 @@ def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> 
 #: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
 _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
                         r"answers|quotes|offers|options|experience|reviews|verbatims|complaints|tickets|messages|e?mails|posts|tweets|"
-                        r"headlines|entries|submissions|replies|informa(?:ções|tions?|ción|zioni)|comentários|"
+                        r"headlines|entries|submissions|replies|questions|specs|specifications|features|caractéristiques|"
+                        r"características|caratteristiche|merkmale|notulen|informa(?:ções|tions?|ción|zioni)|comentários|"
                         r"comentarios|commentaires|angaben|gegevens|dados|datos|données|dati", re.I)
 
 
@@ -241,20 +242,21 @@ def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Compone
     if _has_persona(lines, labels):
         return
     for li, line in enumerate(lines):
-        announced = [a[1] for a in (_ANNOUNCES_ITEMS.match(m.text) for m in line) if a]
-        if not any(_DATA_HEAD.fullmatch(w) for a in announced for w in re.findall(r"[^\W\d_]+", a)):
+        announcing = [m for m in line if (a := _ANNOUNCES_ITEMS.match(m.text)) and
+                      any(_DATA_HEAD.fullmatch(w) for w in re.findall(r"[^\W\d_]+", a[1]))]
+        if not announcing:
             continue
         start = li + 1
         while start < min(li + 4, len(lines)) and not _ITEM.match(lines[start][0].text) and \
                 all(labels[m.index] & {D, O} for m in lines[start]):
             start += 1  # the task between the announcement and the list
-        end = start
+        end = start + (start < len(lines) and len(lines[start]) == 1 and bare_label(lines[start][0].text))
         while end < len(lines) and _ITEM.match(lines[end][0].text):
             end += 1
-        items = [m for item in lines[start:end] for m in item]
+        items = [m for item in lines[start:end] for m in item]  # with the label over them ("Questions:")
         if end - start >= 2 and all(labels[m.index] <= {A, O, D} for m in items) and \
                 2 * sum(labels[m.index] == {A} for m in items) >= len(items):
-            labels.update((m.index, {D}) for m in items)
+            labels.update((m.index, {D}) for m in items + [m for m in announcing if labels[m.index] == {A}])
 
 
 def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:

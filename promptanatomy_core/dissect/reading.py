@@ -51,6 +51,7 @@ def head_noun(label: str) -> str:
     """The noun a label names its block by: "Claimant statement (signed):" -> "statement", "Notes from X" -> "notes"."""
     words = re.sub(r"\([^)]*\)|[^\w\s-]", " ", label).lower().split()
     for i, word in enumerate(words):
-        if i and word in ("from", "of", "for", "by", "on", "about", "de", "du", "des", "von", "del", "di"):
+        if i and word in ("from", "of", "for", "by", "on", "about", "de", "du", "des", "von", "del", "di", "do", "da",
+                          "dos", "das", "della", "van"):
             return words[i - 1]
     return words[-1] if words else "\0"
