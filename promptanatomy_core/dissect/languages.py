@@ -45,21 +45,25 @@ _IMPERATIVES = (
     "calcule calculez trouve trouvez indique indiquez choisis choisissez évalue évaluez transforme transformez "
     "prépare préparez complète complétez suggère suggérez relis relisez inclus incluez mentionne mentionnez "
     "extrais extrayez organise organisez planifie planifiez demande demandez demande-lui demandez-lui remercie "
-    "remerciez reconnais reconnaissez "
+    "remerciez reconnais reconnaissez attribue attribuez justifie justifiez souligne soulignez regroupe regroupez "
+    "ajoute ajoutez supprime supprimez "
     # German
     "schreib schreibe übersetze übersetz fasse fass erkläre erklär erstelle korrigiere gib hilf beantworte analysiere "
     "formuliere prüfe überprüfe nenne beschreibe vergleiche berechne finde bewerte ordne klassifiziere zeig zeige mach "
-    "mache entwirf verfasse liste erwähne extrahiere organisiere plane frage sortiere bedanke "
+    "mache entwirf verfasse liste erwähne extrahiere organisiere plane frage sortiere bedanke entferne ergänze "
+    "bereinige markiere begründe gruppiere ermittle identifiziere kürze überarbeite zähle schlage "
     # Spanish
     "escribe escriba traduce traduzca resume resuma explica explique corrige corrija dame deme ayúdame ayúdeme "
     "redacta redacte haz haga genera genere analiza analice clasifica clasifique responde responda crea cree "
     "identifica identifique revisa revise compara compare describe describa calcula calcule encuentra encuentre "
     "indica indique elige elija evalúa evalúe prepara prepare completa complete sugiere sugiera enumera enumere "
     "incluye incluya menciona mencione extrae extraiga organiza organice planifica planifique ordena ordene pide "
-    "pídele agradece agradezca "
+    "pídele agradece agradezca destaca agrupa agrupe señala señale resalta resalte justifica justifique elimina "
+    "añade añada "
     # Portuguese
     "escreva traduza resuma corrija redija faça gere analise classifique crie descreva calcule encontre escolha "
-    "avalie sugira liste escreve traduz faz ajude-me ajuda-me inclua mencione extraia organize planeje "
+    "avalie sugira liste escreve traduz faz ajude-me ajuda-me inclua mencione extraia organize planeje destaque "
+    "explique agrupe aponte identifique elabore monte ordene revise "
     # Italian
     "scrivi traduci riassumi spiega correggi dammi aiutami redigi fai analizza rispondi identifica rivedi confronta "
     "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga includi menziona "
@@ -81,14 +85,16 @@ _IMPERATIVES = (
     "zredaguj dodaj wypisz przygotuj "
     # Indonesian
     "tulis tuliskan buat buatkan bikin bikinin ringkas ringkaskan rangkum terjemahkan jelaskan berikan kasih bantu "
-    "bantuin perbaiki analisis klasifikasikan jawab hitung cari pilih rencanakan baca periksa cek susun "
+    "bantuin perbaiki analisis klasifikasikan jawab hitung cari pilih rencanakan baca periksa cek susun tanyakan "
     # Turkish
     "yaz özetle çevir açıkla ver yap oluştur listele tanımla karşılaştır öner düzelt sınıflandır cevapla yanıtla "
     "hesapla bul seç planla oku hazırla "
     # Russian
     "напиши напишите перескажи переведи переведите объясни объясните дай дайте сделай сделайте создай создайте "
     "составь составьте перечисли опиши сравни предложи помоги помогите исправь исправьте проанализируй "
-    "классифицируй ответь ответьте посчитай рассчитай найди выбери спланируй прочитай проверь подготовь"
+    "классифицируй ответь ответьте посчитай рассчитай найди выбери спланируй прочитай проверь подготовь "
+    "отсортируй отсортируйте выведи выведите сгруппируй укажи укажите выдели перепиши сократи оцени приведи отвечай "
+    "ссылайся"
 ).split()
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
@@ -116,7 +122,7 @@ DIRECTIVE = re.compile(
     r"me (?:passa|diz|explica|ajuda|manda)|kun je|kunt u|kan je|kan jij|zou je|zou u|ik wil|ik zou graag|help me|"
     r"ik heb (?:\w+ ){1,4}nodig|kan du|kunne du|kan ni|jag behöver|jeg har brug for|jeg trenger|"
     r"czy możesz|możesz|potrzebuję|pomóż mi|tolong|bisa(?:kah)? (?:kamu|anda)|minta|yardım eder misin|"
-    r"yapabilir misin|можешь|можете|помоги мне|мне нужн\w)\b|"
+    r"yapabilir misin|можешь|можете|помоги мне|мне нужн\w|нужно|ich brauche (?:\w+ ){0,2}hilfe|tugas(?:mu| anda))\b|"
     r"^\W*(?:tu|votre|ton|ta|deine|ihre|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
     r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo|taak|opdracht|doel)\s+(?:est|ist|es|é|è|is)\b|"
     r"^\W*(?:du\s+(?:beantwortest|hilfst|unterstützt|berätst)|(?:tu|vous)\s+(?:aides|aidez|réponds|répondez)|"
