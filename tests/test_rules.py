@@ -1912,6 +1912,14 @@ def test_more_task_verbs_in_german_portuguese_russian_and_indonesian() -> None:
         assert Component.DIRECTIVE in cues_of(text), text
 
 
+def test_korean_arabic_and_hindi_requests_and_form() -> None:
+    assert codes("다음은 제가 쓴 자기소개서입니다.\n\n제주도 2박 3일 여행 일정 좀 짜 줘.\n500자 이내로 써 주세요.") == [
+        ("다음은 제가 쓴 자기소개서입니다.", "D"), ("제주도 2박 3일 여행 일정 좀 짜 줘.", "D"), ("500자 이내로 써 주세요.", "O")]
+    assert [c for _, c in codes("لخّص الخبر التالي.\nاكتب الملخص بالعربية الفصحى.")] == ["D", "O"]
+    assert [c for _, c in codes("एक छोटी कहानी लिखो।\nकहानी 200 शब्दों से ज़्यादा न हो।")] == ["D", "O"]
+    assert codes("당신은 친절한 여행 가이드입니다.") == [("당신은 친절한 여행 가이드입니다.", "R")]
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

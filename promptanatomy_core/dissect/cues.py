@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..types import Component
-from . import cjk, languages
+from . import languages, scripts
 from .patterns import Folded
 
 R, D, A, O, E = (Component.ROLE, Component.DIRECTIVE, Component.ADDITIONAL_INFORMATION,
@@ -568,8 +568,9 @@ def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
     if FORM_SLOT.fullmatch(text.strip()):
         return {O}
-    if cjk.written_in_cjk(text[:400]):
-        return cjk.cues(text[:400])
+    script = scripts.script_of(text[:400])
+    if script is not None:
+        return scripts.cues(text[:400], script)
     head = _INPUT_ARRIVES.sub("", _DEFINITION.sub("", text[:400]))  # "When the user gives you a draft, rewrite it"
     if _PERSONA_LABEL.match(text) and not cues_of(head) - {R}:
         return {R}  # "Role: Senior UX researcher"
