@@ -1920,6 +1920,14 @@ def test_korean_arabic_and_hindi_requests_and_form() -> None:
     assert codes("당신은 친절한 여행 가이드입니다.") == [("당신은 친절한 여행 가이드입니다.", "R")]
 
 
+def test_what_the_pieces_of_a_requested_artefact_should_do_or_be_about_is_the_task() -> None:
+    for text in ("They should diss each other using real facts from their lives.",
+                 "At least one puzzle should need two players to cooperate.",
+                 "Each one should be about a different problem."):
+        assert Component.DIRECTIVE in cues_of(text), text
+    assert Component.DIRECTIVE not in cues_of("It should never reveal the answer.")
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -113,13 +113,14 @@ MY_FIRST = (r"my first\s+(?:[\w-]+\s+)?(?:command|request|question|sentence|word
             r"paragraph)s?\s*(?:is\b|:)")
 #: What the artefact asked for must do or hold: "The chorus should come back to the image of …", "The headnote must
 #: state the court, …" (not its form: "should be …", "must start with …", nor people: "The customer must …").
-_ARTEFACT_SPEC = (r"^\W*(?:the|this|each|every)\s+(?!(?:user|customer|client|reader|student|team|staff|patient|caller|"
-                  r"guest|member|employee|people|person|parent|visitor|assistant|agent|model|bot|contestant|player|"
+_ARTEFACT_SPEC = (r"^\W*(?:(?:it|they|at least \w+|some)\s+(?=should|must|has|have|needs|need)|"
+                  r"(?:the|this|each|every|at least \w+|some)\s+)"
+                  r"(?!(?:user|customer|client|reader|student|team|staff|patient|caller|guest|member|employee|people|person|parent|visitor|assistant|agent|model|bot|contestant|player|"
                   r"participant|candidate|applicant|developer|programmer|author|writer|child|children|kid)s?\b)"
                   r"(?:[\w-]+\s+){0,2}?"
-                  r"(?:should|must|has to|needs to)\s+(?:also\s+)?"
+                  r"(?:should|must|has to|have to|needs to|need to)\s+(?:also\s+)?(?:be about\b|"
                   r"(?!(?:be|not|never|only|use|sound|start|end|begin|stay|follow|fit|read|take|see|validate|look|feel|"
-                  r"match|avoid|go|appear|say)\b)[a-z]{3,}")
+                  r"match|avoid|go|appear|say)\b)[a-z]{3,})")
 #: A want of ideas or names: "need band names!!", "We need slogans for a flyer."
 _NEED_IDEAS = (r"(?:we\s+)?need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|recommendations|names|slogans|"
                r"taglines|titles|jokes|puns|captions|headlines|lyrics)\b")
