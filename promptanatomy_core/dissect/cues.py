@@ -115,8 +115,8 @@ MY_FIRST = (r"my first\s+(?:[\w-]+\s+)?(?:command|request|question|sentence|word
 #: state the court, …" (not its form: "should be …", "must start with …", nor people: "The customer must …").
 _ARTEFACT_SPEC = (r"^\W*(?:(?:it|they|at least \w+|some)\s+(?=should|must|has|have|needs|need)|"
                   r"(?:the|this|each|every|at least \w+|some)\s+)"
-                  r"(?!(?:user|customer|client|reader|student|team|staff|patient|caller|guest|member|employee|people|person|parent|visitor|assistant|agent|model|bot|contestant|player|"
-                  r"participant|candidate|applicant|developer|programmer|author|writer|child|children|kid)s?\b)"
+                  r"(?!(?:user|customer|client|reader|student|team|staff|patient|caller|guest|member|employee|people|"
+                  r"person|parent|visitor|assistant|agent|model|bot|contestant|player|participant|candidate|applicant|developer|programmer|author|writer|child|children|kid)s?\b)"
                   r"(?:[\w-]+\s+){0,2}?"
                   r"(?:should|must|has to|have to|needs to|need to)\s+(?:also\s+)?(?:be about\b|"
                   r"(?!(?:be|not|never|only|use|sound|start|end|begin|stay|follow|fit|read|take|see|validate|look|feel|"
