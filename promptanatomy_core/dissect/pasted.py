@@ -199,10 +199,11 @@ def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> 
 
 #: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
 _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
-                        r"answers|quotes|offers|options|experience|reviews|verbatims|complaints|tickets|messages|e?mails|posts|tweets|"
-                        r"headlines|entries|submissions|replies|questions|specs|specifications|features|caractéristiques|"
-                        r"características|caratteristiche|merkmale|notulen|informa(?:ções|tions?|ción|zioni)|comentários|"
-                        r"comentarios|commentaires|angaben|gegevens|dados|datos|données|dati", re.I)
+                        r"answers|quotes|offers|options|experience|reviews|verbatims|complaints|tickets|messages|"
+                        r"e?mails|posts|tweets|headlines|entries|submissions|replies|questions|specs|specifications|"
+                        r"features|caractéristiques|características|caratteristiche|merkmale|notulen|"
+                        r"informa(?:ções|tions?|ción|zioni)|comentários|comentarios|commentaires|angaben|gegevens|dados|"
+                        r"datos|données|dati", re.I)
 
 
 def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]],

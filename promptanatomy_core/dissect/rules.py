@@ -34,8 +34,8 @@ from .cues import (ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, D
                    heading_topic, is_imperative, key_value, opens_material, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_data_blocks, label_document_headings,
-                     label_email_bodies, label_enumerated_entries, label_fenced_material, label_material_above, label_pasted_records,
-                     label_test_cases, label_text_to_rework)
+                     label_email_bodies, label_enumerated_entries, label_fenced_material, label_material_above,
+                     label_pasted_records, label_test_cases, label_text_to_rework)
 from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
 
 
