@@ -202,8 +202,8 @@ _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|r
                         r"answers|quotes|offers|options|experience|reviews|verbatims|complaints|tickets|messages|"
                         r"e?mails|posts|tweets|headlines|entries|submissions|replies|questions|specs|specifications|"
                         r"features|caractéristiques|características|caratteristiche|merkmale|notulen|"
-                        r"informa(?:ções|tions?|ción|zioni)|comentários|comentarios|commentaires|angaben|gegevens|dados|"
-                        r"datos|données|dati", re.I)
+                        r"informa(?:ções|tions?|ción|zioni)|comentários|comentarios|commentaires|angaben|gegevens|"
+                        r"dados|datos|données|dati", re.I)
 
 
 def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]],
