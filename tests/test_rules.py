@@ -9,7 +9,7 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
-from promptanatomy_core.dissect.cues import OUTPUT, cues_of
+from promptanatomy_core.dissect.cues import OUTPUT, cues_of, opens_material
 from promptanatomy_core.dissect.patterns import alternatives, by_anchor
 from promptanatomy_core.dissect.material import material_lines, runs
 from promptanatomy_core.text import PromptError
@@ -1926,6 +1926,14 @@ def test_what_the_pieces_of_a_requested_artefact_should_do_or_be_about_is_the_ta
                  "Each one should be about a different problem."):
         assert Component.DIRECTIVE in cues_of(text), text
     assert Component.DIRECTIVE not in cues_of("It should never reveal the answer.")
+
+
+def test_more_ways_a_user_introduces_what_they_paste() -> None:
+    for text in ("Our VP sent me this email:", "getting this when i merge two dataframes, both have an id column:",
+                 "daily signups for the last two weeks, pasted from our metrics db:",
+                 "Attached below is a sample of request latencies from yesterday's load test."):
+        assert opens_material(text), text
+    assert not opens_material("Tonight's list is below.")  # in a sommelier's system prompt: consulted
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop

@@ -498,14 +498,14 @@ TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 #: A row of pasted data: a markdown table row or comma-separated values.
 DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
-INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are)|"
+INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|(?:attached )?below (?:is|are)|the following (?:is|are)|"
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
                     r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
 #: The same at a sentence's end: "… keep restarting, here's what i see:", "The form asks:", "Nella bolletta c'è
 #: scritto:".
 _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\b[^.:]*:?\s*$|"
-                        r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$", re.I)
-
+                        r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$|"
+                        r"\b(?:pasted (?:from|out of)|sent (?:me|us) this|getting this|under review)\b[^.]*:\s*$", re.I)
 
 #: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".
 _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: prompt)?|(?:your\s+)?task|instructions?|"
