@@ -194,7 +194,7 @@ def test_statements_under_a_background_heading_and_style_cues() -> None:
     assert got["- Check-in opens 30 hours before departure."] == got["- Name changes cost €45 per passenger."] == "A"
     assert got["- Tell them the rebooking options."] == "D"  # an instruction stays one
     assert got["### Available information"] == got["You can see the last 20 transactions."] == "A"
-    assert got["## How to answer"] == got["Never guess about visas."] == "A"
+    assert got["## How to answer"] == "O"  # a section on the answer, as annotators label it (8 of 10 sets)
     assert got["Our brand voice is playful."] == got["Use British spelling."] == "O"
     assert got['Avoid the words "synergy" and "leverage".'] == "O"
 
@@ -1934,6 +1934,12 @@ def test_more_ways_a_user_introduces_what_they_paste() -> None:
                  "Attached below is a sample of request latencies from yesterday's load test."):
         assert opens_material(text), text
     assert not opens_material("Tonight's list is below.")  # in a sommelier's system prompt: consulted
+
+
+def test_a_heading_on_how_to_answer_opens_a_section_on_the_answers_form() -> None:
+    got = codes("You are the help desk assistant of Brightline Bank.\nAnswer customers' questions about cards.\n\n"
+                "# How to answer\nUse plain sentences, no tables.")
+    assert got[2:] == [("# How to answer", "O"), ("Use plain sentences, no tables.", "O")]
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop

@@ -456,11 +456,11 @@ ASSISTANT_TITLE = _rx(r"^#{1,2}\s.*\b(?:assistant|master|agent|bot|companion|coa
                       r"copilot)\s*(?:[—–|-]\s*[^—–|-]*)?$")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
-    (_rx(r"how to (?:respond|reply|speak|talk|write|sound)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|"
+    (_rx(r"how to (?:respond|reply|speak|talk|write|sound|answer)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|"
          r"\bfinal (?:summary|message|answer|report)\b"), O),
     (_rx(r"\bprocedures?\b|\bfinishing\b|how to handle (?:a|the|each|every) (?:request|ticket|call|case)|"
          r"\brunning the (?:game|session|call)\b"), D),
-    (_rx(r"how to (?:answer|behave|handle)"), A),
+    (_rx(r"how to (?:behave|handle)"), A),
     (_rx(r"\b(?:text|listing|code|message|post|essay|email|document|article|draft)s? to (?:review|translate|"
          r"summari[sz]e|check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|"
          r"proofread)\s*:?\s*$"), D),
