@@ -1942,6 +1942,14 @@ def test_a_heading_on_how_to_answer_opens_a_section_on_the_answers_form() -> Non
     assert got[2:] == [("# How to answer", "O"), ("Use plain sentences, no tables.", "O")]
 
 
+def test_more_form_words_in_other_languages() -> None:
+    for text in ("Antworte ausschließlich mit dem Kategorienamen.", "Utilise des phrases simples.",
+                 "Debe tener cuatro estrofas de cuatro versos, con rima asonante.", 'Gebruik "u" tegen inwoners.',
+                 "Обращайся к пользователю на «вы».", "Devuelve el asunto y el cuerpo en HTML simple.",
+                 "A descrição deve ter parágrafos curtos.", "## 回复要求"):
+        assert Component.OUTPUT_FORMATTING in cues_of(text), text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -143,7 +143,12 @@ OUTPUT = Folded(
     r"finaliza con|conclu[iy]\w* con|commence[sz]? par|commencez par|empieza con|comienza con|beginne mit|"
     r"inizia con|começa com|begin met)\b|"  # how the reply starts or ends: "Termine par un mot d'encouragement."
     r"\b(?:un|una|el|um|o|einen|ein|den|een|le|il)\s+(?:título|titre|titel|titolo)\b|"  # "Ponle un título …"
-    r"\b(?:frases (?:cortas|curtas|breves)|phrases courtes|kurzen? sätzen?|frasi brevi)\b|"
+    r"\b(?:frases (?:cortas|curtas|breves|simples|sencillas)|phrases (?:courtes|simples)|kurzen? sätzen?|"
+    r"einfachen? sätzen?|frasi (?:brevi|semplici)|(?:párrafos|parágrafos) (?:cortos|curtos)|paragraphes courts|"
+    r"kurzen? absätzen?)\b|"
+    r"\b(?:estrofas?|strofe|strofa|strophen?|versos|versi|rima|rime|puce)\b|"  # a poem's form
+    r"\bgebruik\s+[\"'“]?(?:u|je|jij)\b|\bна\s+[«\"]?(?:вы|ты)\b|\b(?:структура|формат)\s+ответа\b|"
+    r"^\W*firmal[ao]\b|\b(?:en|em|in)\s+(?:html|json|markdown|csv)\b|"
     r"\b(?:sencill(?:o|a|amente)|simplement|semplicemente)\b|\bnull\b|"  # "Explícamelo sencillo", "mets null"
     r"\b(?:in modo|de forma|de manera|de manière|auf)\s+(?:schematic[oa]|sintetic[oa]|concis[oa]|concise|breve|"
     r"brève|esquemática|sachliche)\b|\bsenza troppe\b|"
@@ -176,7 +181,8 @@ OUTPUT = Folded(
     r"\b(?:sans|sin|ohne|senza|sem)\s+(?:commentaires?|comentarios?|kommentare?|commenti|comentários|explications?|"
     r"explicaci(?:ón|ones)|erklärungen?|spiegazion[ei]|explicaç(?:ão|ões)|comillas|guillemets|anführungszeichen)\b|"
     r"\b(?:réponds|répondez|responde|responda|antworte|antworten sie|rispondi|risponda)\s+(?:\w+\s+)?(?:uniquement|"
-    r"seulement|nur|solo|solamente|únicamente|apenas|soltanto)\b|"
+    r"seulement|nur|solo|solamente|únicamente|apenas|soltanto|ausschließlich|exclusivement|exclusivamente|"
+    r"esclusivamente)\b|"
     r"^\W*(?:solo|seulement|uniquement|nur|soltanto|apenas|únicamente)\s+(?:la|le|el|die|den|das|il|o|a|les|los|las)\s|"
     # Swedish, Danish, Norwegian, Polish, Indonesian, Turkish, Russian
     r"\bpunktlist\w*|\b(?:högst|max|maks|maksimalt|maximalt|najwyżej|maksymalnie|maksimal|en fazla|не более|"
