@@ -1950,6 +1950,13 @@ def test_more_form_words_in_other_languages() -> None:
         assert Component.OUTPUT_FORMATTING in cues_of(text), text
 
 
+def test_reading_time_rounding_and_the_feel_of_the_piece_are_its_form() -> None:
+    for text in ("Round grams to the nearest 5.", "Aim for something she can read in two minutes.",
+                 "It should take about 3 minutes to say out loud.", "It should feel hopeful, not mopey."):
+        assert Component.OUTPUT_FORMATTING in cues_of(text), text
+    assert Component.OUTPUT_FORMATTING not in cues_of("A brief is read in about five minutes, so density matters.")
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
