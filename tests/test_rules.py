@@ -1957,6 +1957,11 @@ def test_reading_time_rounding_and_the_feel_of_the_piece_are_its_form() -> None:
     assert Component.OUTPUT_FORMATTING not in cues_of("A brief is read in about five minutes, so density matters.")
 
 
+def test_i_would_like_contracted_is_a_request() -> None:
+    text = "I'd like a villanelle about my grandmother's kitchen, which was sold last spring."
+    assert Component.DIRECTIVE in cues_of(text)
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

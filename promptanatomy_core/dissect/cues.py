@@ -148,7 +148,7 @@ DIRECTIVE = Folded(
     r"(?:" + _TASK_VERBS + r")\b|(?:goal|task|objective|mission|your job)\s*:\s*(?:" + _TASK_VERBS + r")\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
-    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i\s+(?:need|want|would like|'d like)\s+(?:you\s+to\b|to\b|"
+    r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i(?:\s+(?:need|want|would like)|'d like)\s+(?:you\s+to\b|to\b|"
     r"an?\s|some\s|\d+\s+(?:new|more|short|fresh|different|other)\b|the\s+(?:top|best|list|names?|number)\b)|"
     + _NEED_IDEAS + r"|"
     r"(?:can|could|would|will)\s+(?:you|u)\b|how\s+(?:can|do|could|would|should)\s+i\b|"
