@@ -140,7 +140,7 @@ DIRECTIVE = Folded(
     r"route|grade|score|resolve|summari[sz]e|tag|label|screen|convert|generate)\b|" + _YOU_TAKE_AND
     + r"|(?:each|every)\s+(?:question|item|ad|post|email|slide|card|option|answer|tweet|headline|title|idea)\s+"
     r"(?:needs?|should|must)\b"
-    r"|i\s+(?:want|need|would like|'d like)\s+(?:to\s+)?know\b|" + _MAKE_THIS_SOUND
+    r"|i(?:\s+(?:want|need|would like)|'d like)\s+(?:to\s+)?know\b|" + _MAKE_THIS_SOUND
     + r"|you(?:'re| are)\s+(?:now\s+)?(?:grading|reviewing|evaluating|judging|scoring|rating|marking|checking|"
     r"screening|triaging|moderating|classifying|labell?ing|tagging|extracting|summari[sz]ing|translating|drafting|"
     r"writing|answering|helping|assisting|editing|proofreading|auditing|comparing)\b"
