@@ -1962,6 +1962,13 @@ def test_i_would_like_contracted_is_a_request() -> None:
     assert Component.DIRECTIVE in cues_of(text)
 
 
+def test_a_character_or_identity_label_is_the_role_and_does_not_recurse_forever() -> None:
+    assert codes("Character: Marta, a tavern keeper.\nIdentity: a helpful bot.") == [
+        ("Character: Marta, a tavern keeper.", "R"), ("Identity: a helpful bot.", "R")]
+    assert codes("Role: Senior UX researcher\nTask: summarise the interview notes.")[0] == (
+        "Role: Senior UX researcher", "R")
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

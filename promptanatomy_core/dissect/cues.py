@@ -577,8 +577,9 @@ def cues_of(text: str) -> set[Component]:
     if script is not None:
         return scripts.cues(text[:400], script)
     head = _INPUT_ARRIVES.sub("", _DEFINITION.sub("", text[:400]))  # "When the user gives you a draft, rewrite it"
-    if _PERSONA_LABEL.match(text) and not cues_of(head) - {R}:
-        return {R}  # "Role: Senior UX researcher"
+    persona = _PERSONA_LABEL.match(text)
+    if persona and not cues_of(text[persona.end() - 1:]) - {R}:
+        return {R}  # "Role: Senior UX researcher", "Character: Marta, a tavern keeper"
     if CODE_LINE.match(head):
         return set()
     if TOOL_LINE.match(head) or TOOL_SPEC.search(head):
