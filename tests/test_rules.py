@@ -1969,6 +1969,13 @@ def test_a_character_or_identity_label_is_the_role_and_does_not_recurse_forever(
         "Role: Senior UX researcher", "R")
 
 
+def test_an_unfenced_snippet_is_read_with_its_indentation() -> None:
+    code = ["def total(items):", "result = 0", "for item in items:", "result = item.price", "return result"]
+    got = codes("My function returns the wrong total and I cannot see why:\ndef total(items):\n    result = 0\n"
+                "    for item in items:\n        result = item.price\n    return result\nWhat is wrong?")
+    assert dict(got)["What is wrong?"] == "D" and [dict(got)[c] for c in code] == ["D"] * 5
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

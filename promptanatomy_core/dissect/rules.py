@@ -172,7 +172,7 @@ class RulesDissector(Dissector):
         lines = _lines(prompt, read)
         blank_before = {line[0].index: i > 0 and prompt.count("\n", lines[i - 1][-1].end, line[0].start) > 1
                         for i, line in enumerate(lines)}
-        material = material_lines([" ".join(m.text for m in line) for line in lines],
+        material = material_lines([prompt[prompt.rfind("\n", 0, line[0].start) + 1:line[-1].end] for line in lines],
                                   [sum(bool(m.cues) for m in line) * 2 > len(line) for line in lines])
         schema = json_schema_lines([line[0].text for line in lines])
         demos, queries = _arrow_lines(lines)
