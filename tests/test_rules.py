@@ -1976,6 +1976,26 @@ def test_an_unfenced_snippet_is_read_with_its_indentation() -> None:
     assert dict(got)["What is wrong?"] == "D" and [dict(got)[c] for c in code] == ["D"] * 5
 
 
+def test_config_code_and_logs_a_user_pastes_without_a_fence_are_the_tasks_input() -> None:
+    yaml = ["apiVersion: apps/v1", "kind: Deployment", "metadata:", "name: checkout", "spec:", "replicas: 1"]
+    got = dict(codes("Please review this Kubernetes Deployment before I apply it.\n\napiVersion: apps/v1\n"
+                     "kind: Deployment\nmetadata:\n  name: checkout\nspec:\n  replicas: 1\n\n"
+                     "The service handles about 300 requests per second at peak.\n"
+                     "Point out anything that would cause trouble."))
+    assert [got[t] for t in yaml] == ["D"] * 6
+    assert got["The service handles about 300 requests per second at peak."] == "A"
+    log = ["api-1  | Error: connect ECONNREFUSED 127.0.0.1:5432", "api-1  |     at TCPConnectWrapper.afterConnect",
+           "api-1 exited with code 1"]
+    got = dict(codes("docker compose up fails for the api service, db starts fine. log:\n" + "\n".join(log) +
+                     "\nwhat am I missing?"))
+    assert [got[t] for t in log] == ["D"] * 3
+    schema = ["CREATE TABLE orders (id BIGINT PRIMARY KEY, total_cents INT);", "CREATE TABLE refunds (order_id BIGINT);",
+              "CREATE TABLE customers (id BIGINT, country TEXT);"]
+    got = dict(codes("Write a SQL query for the question below.\nSchema:\n" + "\n".join(schema) +
+                     "\nQuestion: {question}"))
+    assert [got[t] for t in schema] == ["A"] * 3  # a schema is consulted
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -260,6 +260,44 @@ def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Compone
             labels.update((m.index, {D}) for m in items + [m for m in announcing if labels[m.index] == {A}])
 
 
+#: A line that reads as code, config or a log rather than prose: code punctuation, an indented line, a bare key
+#: ("services:") or a key with a one-word value ("image: postgres:16").
+_CODE_LIKE = re.compile(r"[{}\[\]<>|$@\\]|[;,(]\s*$|[=!<>:]=|=>|<-|->|::|\s=\s|^\s{2,}(?![-*•] )\S|"
+                        r"^\s*-?\s*[\w.-]+:(?:\s+\S+)?\s*$")
+#: What marks a block as consulted rather than pasted to work on: a table's or a function's spec, an XML section's
+#: tag, a scale's levels ("4 = Exceeds the standard").
+_CONSULTED_BLOCK = re.compile(_FENCED_REFERENCE.pattern + r"|^\s*</?[\w-]+>\s*$|^\s*\S{1,4}\s*=\s+[A-Za-z]",
+                              re.I | re.M)
+#: The words of a user pointing at what they paste: "log:", "this query", "the plan output".
+_PASTE_POINTER = re.compile(r":\s*$|\b(?:this|these|below|following|here)\b|\b(?:log|error|code|query|output|trace|"
+                            r"manifest|plan|config|snippet|macro|function|script|schema|file)s?\b", re.I)
+
+
+def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]], raw: list[str]) -> None:
+    """In a request, a run of at least three lines left as background that read as code, config or a log (``raw``:
+    each line as typed, indentation included), under a line that points at it ("docker compose up fails … log:",
+    "Please review this Kubernetes Deployment …"), is what the user pasted for the task to work on."""
+    if _has_persona(lines, labels):
+        return
+    li = 1
+    while li < len(lines):
+        end = li
+        while end < len(lines) and all(labels[m.index] == {A} and not PLACEHOLDER.search(m.text) for m in lines[end]):
+            end += 1
+        last = end
+        while last > li and not _CODE_LIKE.search(raw[last - 1]):
+            last -= 1  # a remark typed after the paste ("The app … was redeployed at 03:13.") is the user's own
+        run = range(li, last)
+        if len(run) >= 3 and 2 * sum(bool(_CODE_LIKE.search(raw[j])) for j in run) >= len(run) and \
+                _PASTE_POINTER.search(lines[li - 1][-1].text) and not names_consulted(lines[li - 1][-1].text) and \
+                not any(_CONSULTED_BLOCK.search(raw[j]) for j in run):
+            labels.update((m.index, {D}) for j in run for m in lines[j])
+            intro = lines[li - 1][-1]
+            if labels[intro.index] == {A} and intro.text.rstrip().endswith(":"):
+                labels[intro.index] = {D}
+        li = end + 1
+
+
 def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """In a request without a persona of its own, a run of at least three "key: value" lines with figures left as
     background ("Previous balance: $1,284.33", "Colesterol total: 238 mg/dL") is a pasted record the task works on,

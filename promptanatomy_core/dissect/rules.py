@@ -35,7 +35,7 @@ from .cues import (ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, D
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_data_blocks, label_document_headings,
                      label_email_bodies, label_enumerated_entries, label_fenced_material, label_material_above,
-                     label_pasted_records, label_test_cases, label_text_to_rework)
+                     label_pasted_code, label_pasted_records, label_test_cases, label_text_to_rework)
 from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
 
 
@@ -172,8 +172,8 @@ class RulesDissector(Dissector):
         lines = _lines(prompt, read)
         blank_before = {line[0].index: i > 0 and prompt.count("\n", lines[i - 1][-1].end, line[0].start) > 1
                         for i, line in enumerate(lines)}
-        material = material_lines([prompt[prompt.rfind("\n", 0, line[0].start) + 1:line[-1].end] for line in lines],
-                                  [sum(bool(m.cues) for m in line) * 2 > len(line) for line in lines])
+        raw = [prompt[prompt.rfind("\n", 0, line[0].start) + 1:line[-1].end] for line in lines]
+        material = material_lines(raw, [sum(bool(m.cues) for m in line) * 2 > len(line) for line in lines])
         schema = json_schema_lines([line[0].text for line in lines])
         demos, queries = _arrow_lines(lines)
         if not demos:
@@ -325,6 +325,7 @@ class RulesDissector(Dissector):
         label_data_blocks(lines, labels, blank_before)
         label_announced_items(lines, labels)
         label_pasted_records(lines, labels)
+        label_pasted_code(lines, labels, raw)
         label_document_headings(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
