@@ -1996,6 +1996,19 @@ def test_config_code_and_logs_a_user_pastes_without_a_fence_are_the_tasks_input(
     assert [got[t] for t in schema] == ["A"] * 3  # a schema is consulted
 
 
+def test_a_pasted_crash_and_its_code_are_the_input_but_the_users_own_lines_around_them_are_not() -> None:
+    got = dict(codes("app crashes on launch on iOS 17 only, works on 16.\n\nFatal error: Unexpectedly found nil\n"
+                     "at ProfileViewController.swift line 23\n\n    override func viewDidLoad() {\n"
+                     "        super.viewDidLoad()\n    }\n\nany ideas?"))
+    for line in ("Fatal error: Unexpectedly found nil", "at ProfileViewController.swift line 23",
+                 "override func viewDidLoad() {", "super.viewDidLoad()", "}"):
+        assert got[line] == "D", line
+    got = dict(codes("Review this week's meal plan for my dad.\nHe's 67 and takes metformin.\n"
+                     "| Day | Breakfast |\n|-----|-----------|\n| Mon | Cornflakes |\nI can put about $500 toward it.\n"
+                     "What should he change first?"))
+    assert got["He's 67 and takes metformin."] == got["I can put about $500 toward it."] == "A"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

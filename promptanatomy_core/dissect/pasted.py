@@ -262,18 +262,23 @@ def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Compone
 
 #: A line that reads as code, config or a log rather than prose: code punctuation, an indented line, a bare key
 #: ("services:") or a key with a one-word value ("image: postgres:16").
-_CODE_LIKE = re.compile(r"[{}\[\]<>|$@\\]|[;,(]\s*$|[=!<>:]=|=>|<-|->|::|\s=\s|^\s{2,}(?![-*•] )\S|"
-                        r"^\s*-?\s*[\w.-]+:(?:\s+\S+)?\s*$")
+_CODE_LIKE = re.compile(r"[{}\[\]<>|@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|->|::|\s=\s|^\s{2,}(?![-*•] )\S|"
+                        r"^\s*-?\s*[\w.-]+:(?:\s+\S+)?\s*$|^\s*(?-i:SELECT|FROM|WHERE|AND|OR|ORDER BY|GROUP BY|"
+                        r"HAVING|LIMIT|(?:LEFT |INNER )?JOIN|UNION|WITH|INSERT|UPDATE|DELETE)\b|"
+                        r"^\s*(?:[\w.]*(?:Error|Exception)\b|(?:fatal |uncaught )?error\b|warning\b)[^:]{0,40}:|"
+                        r"^\s*at\s+[\w.$<>]+", re.I)  # an error's first line, a stack frame
 #: What marks a block as consulted rather than pasted to work on: a table's or a function's spec, an XML section's
 #: tag, a scale's levels ("4 = Exceeds the standard").
 _CONSULTED_BLOCK = re.compile(_FENCED_REFERENCE.pattern + r"|^\s*</?[\w-]+>\s*$|^\s*\S{1,4}\s*=\s+[A-Za-z]",
                               re.I | re.M)
 #: The words of a user pointing at what they paste: "log:", "this query", "the plan output".
 _PASTE_POINTER = re.compile(r":\s*$|\b(?:this|these|below|following|here)\b|\b(?:log|error|code|query|output|trace|"
-                            r"manifest|plan|config|snippet|macro|function|script|schema|file)s?\b", re.I)
+                            r"manifest|plan|config|snippet|macro|function|script|schema|file)s?\b|"
+                            r"\b(?:crash|fail|throw|segfault|hang|exception|warning|traceback)\w*", re.I)
 
 
-def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]], raw: list[str]) -> None:
+def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]], raw: list[str],
+                      blank_before: dict[int, bool]) -> None:
     """In a request, a run of at least three lines left as background that read as code, config or a log (``raw``:
     each line as typed, indentation included), under a line that points at it ("docker compose up fails … log:",
     "Please review this Kubernetes Deployment …"), is what the user pasted for the task to work on."""
@@ -282,17 +287,22 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
     li = 1
     while li < len(lines):
         end = li
-        while end < len(lines) and all(labels[m.index] == {A} and not PLACEHOLDER.search(m.text) for m in lines[end]):
-            end += 1
-        last = end
-        while last > li and not _CODE_LIKE.search(raw[last - 1]):
+        while end < len(lines) and all(not PLACEHOLDER.search(m.text) and (
+                labels[m.index] == {A} or labels[m.index] == {D} and _CODE_LIKE.search(raw[end])) for m in lines[end]) \
+                and not (end > li and blank_before[lines[end][0].index] and not _CODE_LIKE.search(raw[end]) and
+                         not bare_label(raw[end])):
+            end += 1  # lines an earlier pass took as pasted code belong to the run; a paragraph of prose ends it
+        first, last = li, end
+        while last > first and not _CODE_LIKE.search(raw[last - 1]):
             last -= 1  # a remark typed after the paste ("The app … was redeployed at 03:13.") is the user's own
-        run = range(li, last)
+        while first < last and not _CODE_LIKE.search(raw[first]) and not bare_label(raw[first]):
+            first += 1  # and so is what they say before it ("He's 67, has type 2 diabetes …")
+        run = range(first, last)
         if len(run) >= 3 and 2 * sum(bool(_CODE_LIKE.search(raw[j])) for j in run) >= len(run) and \
                 _PASTE_POINTER.search(lines[li - 1][-1].text) and not names_consulted(lines[li - 1][-1].text) and \
                 not any(_CONSULTED_BLOCK.search(raw[j]) for j in run):
             labels.update((m.index, {D}) for j in run for m in lines[j])
-            intro = lines[li - 1][-1]
+            intro = lines[first - 1][-1]
             if labels[intro.index] == {A} and intro.text.rstrip().endswith(":"):
                 labels[intro.index] = {D}
         li = end + 1

@@ -325,7 +325,7 @@ class RulesDissector(Dissector):
         label_data_blocks(lines, labels, blank_before)
         label_announced_items(lines, labels)
         label_pasted_records(lines, labels)
-        label_pasted_code(lines, labels, raw)
+        label_pasted_code(lines, labels, raw, blank_before)
         label_document_headings(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
