@@ -2009,6 +2009,13 @@ def test_a_pasted_crash_and_its_code_are_the_input_but_the_users_own_lines_aroun
     assert got["He's 67 and takes metformin."] == got["I can put about $500 toward it."] == "A"
 
 
+def test_a_draft_or_an_introduction_a_request_gives_under_its_label_is_the_input() -> None:
+    draft = ["In this study we found that mice lacking Trpv4 showed reduced anxiety.",
+             "This is consistent with previous work."]
+    got = dict(codes("Critique the discussion section of my paper.\nMy draft:\n" + "\n".join(draft)))
+    assert [got[t] for t in ["My draft:", *draft]] == ["D"] * 3
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -201,7 +201,8 @@ def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> 
 _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
                         r"answers|quotes|offers|options|experience|reviews|verbatims|complaints|tickets|messages|"
                         r"e?mails|posts|tweets|headlines|entries|submissions|replies|questions|specs|specifications|"
-                        r"features|caractéristiques|características|caratteristiche|merkmale|notulen|"
+                        r"features|caractéristiques|características|caratteristiche|merkmale|notulen|drafts?|abstract|essay|"
+                        r"chapter|introduction|inleiding|einleitung|introducción|lines|"
                         r"informa(?:ções|tions?|ción|zioni)|comentários|comentarios|commentaires|angaben|gegevens|"
                         r"dados|datos|données|dati", re.I)
 
