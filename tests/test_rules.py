@@ -2016,6 +2016,11 @@ def test_a_draft_or_an_introduction_a_request_gives_under_its_label_is_the_input
     assert [got[t] for t in ["My draft:", *draft]] == ["D"] * 3
 
 
+def test_a_template_label_opens_the_answers_form() -> None:
+    got = codes("Write a postmortem for the outage described below.\nTemplate:\n## Summary\n## Impact\n## Root cause")
+    assert [c for _, c in got][1:] == ["O"] * 4
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

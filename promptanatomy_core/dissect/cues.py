@@ -469,6 +469,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
          r"proofread)\s*:?\s*$"), D),
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)(?!s\W*$)|^\W*form\W*$|"
+         r"^\W*(?:use this |the )?template\W*$|"
          r"\bfields? notes\b|\bnotes on (?:the )?fields\b|\bfield (?:descriptions|rules|definitions)\b"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|" + ASSISTANT_TITLE.pattern), R),
     (_rx(r"\b(?:regulat\w+|compliance|legal|safety)\b"), A),
