@@ -2021,6 +2021,13 @@ def test_a_template_label_opens_the_answers_form() -> None:
     assert [c for _, c in got][1:] == ["O"] * 4
 
 
+def test_a_pasted_letter_may_greet_with_a_title() -> None:
+    got = dict(codes("Can you make this email to my supervisor sound more professional?\n\nHi Prof. Alvarez,\n"
+                     "I can't make Thursday because of the training.\nThanks,\nPriya\n\nKeep it short."))
+    assert [got[t] for t in ("Hi Prof. Alvarez,", "I can't make Thursday because of the training.", "Thanks,",
+                             "Priya")] == ["D"] * 4
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -207,7 +207,8 @@ def _diff(texts: Sequence[str]) -> set[int]:
 #: The greeting that opens a letter or an email: "Hi Mark,", "Dear Ms Patel,", "Gentile Studio Rossi,".
 _SALUTATION = re.compile(r"^\s*(?i:hi|hello|hey|dear|good (?:morning|afternoon|evening)|bonjour|madame|monsieur|"
                          r"hallo|liebe|lieber|sehr geehrte[rs]?|hola|estimad[oa]s?|querid[oa]s?|ciao|gentile|"
-                         r"egregi[oa]|caro|cara|olá|prezad[oa]s?|beste|geachte)\b[^.!?{}\n]{0,50},\s*$")
+                         r"egregi[oa]|caro|cara|olá|prezad[oa]s?|beste|geachte)\b"
+                         r"(?:[^.!?{}\n]|(?<=\b(?:Dr|Mr|Ms|Sr|St))\.|(?<=\b(?:Mrs|Sra|Dra))\.|(?<=\bProf)\.){0,50},\s*$")
 #: The close of a letter: a sign-off ("Best,", "Kind regards") or the sender's name on its own ("Elena").
 _SIGN_OFF = re.compile(r"^\s*(?:(?i:best|kind regards|regards|thanks|thank you|many thanks|cheers|sincerely|"
                        r"yours sincerely|best wishes|warm regards|cordialement|bien à vous|mit freundlichen grüßen|"
