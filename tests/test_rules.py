@@ -2028,6 +2028,12 @@ def test_a_pasted_letter_may_greet_with_a_title() -> None:
                              "Priya")] == ["D"] * 4
 
 
+def test_a_heading_on_what_to_look_for_opens_the_task() -> None:
+    got = codes("You review pull requests for a payments team.\n\n# What to look for\n"
+                "1. Correctness bugs, including off-by-one errors.\n2. Missing or weakened tests.")
+    assert [c for _, c in got][1:] == ["D"] * 3
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -481,7 +481,8 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
          r"what you (?:can|should|will) do|"
          r"what (?:i|we) (?:need|want)|responsibilities|requirements|specification)"), D),
     (_rx(r"\bvoice\b|communication|citations?|presentation|presenting"), O),
-    (_rx(r"what you (?:can |should |will )?(?:do|help with|handle)|how to work|\bscope\b"), D),
+    (_rx(r"what you (?:can |should |will )?(?:do|help with|handle)|how to work|\bscope\b|"
+         r"^\W*(?:what|things) to (?:look for|check|review|assess|evaluate|flag|focus on|look at)\W*$"), D),
     (languages.OUTPUT_HEADING, O),
     (languages.EXAMPLE_HEADING, E),
     (languages.ROLE_HEADING, R),
