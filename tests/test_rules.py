@@ -2034,6 +2034,12 @@ def test_a_heading_on_what_to_look_for_opens_the_task() -> None:
     assert [c for _, c in got][1:] == ["D"] * 3
 
 
+def test_pasted_code_reads_calls_and_block_ends() -> None:
+    code = ["defmodule RateLimiter do", "use GenServer", "def init(limit) do", "{:ok, limit}", "end", "end"]
+    got = codes("Why does this GenServer never reset its counts?\n\n" + "\n".join(code))
+    assert [c for _, c in got] == ["D"] * 7
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -267,11 +267,13 @@ _CODE_LIKE = re.compile(r"[{}\[\]<>|@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|
                         r"^\s*-?\s*[\w.-]+:(?:\s+\S+)?\s*$|^\s*(?-i:SELECT|FROM|WHERE|AND|OR|ORDER BY|GROUP BY|"
                         r"HAVING|LIMIT|(?:LEFT |INNER )?JOIN|UNION|WITH|INSERT|UPDATE|DELETE)\b|"
                         r"^\s*(?:[\w.]*(?:Error|Exception)\b|(?:fatal |uncaught )?error\b|warning\b)[^:]{0,40}:|"
-                        r"^\s*at\s+[\w.$<>]+", re.I)  # an error's first line, a stack frame
+                        r"^\s*at\s+[\w.$<>]+|"  # an error's first line, a stack frame
+                        r"\w\([^()]*\)\s*[{:;]?\s*$|\sdo\s*$|^\s*(?:end|else|fi|done|next \w+|end (?:sub|if|function))\s*$|"
+                        r"^\s*(?-i:Sub|Dim|Function|Private Sub|Public Sub) \w", re.I)  # a call, a block's end, VBA
 #: What marks a block as consulted rather than pasted to work on: a table's or a function's spec, an XML section's
 #: tag, a scale's levels ("4 = Exceeds the standard").
-_CONSULTED_BLOCK = re.compile(_FENCED_REFERENCE.pattern + r"|^\s*</?[\w-]+>\s*$|^\s*\S{1,4}\s*=\s+[A-Za-z]",
-                              re.I | re.M)
+_CONSULTED_BLOCK = re.compile(_FENCED_REFERENCE.pattern + r"|^\s*</?[\w-]+>\s*$|^\s*\S{1,4}\s*=\s+[A-Za-z]|"
+                              r"^\W*\w+\((?:\w+,\s*){2,}\w+\)\s*$", re.I | re.M)  # …, a table: "orders(id, …)"
 #: The words of a user pointing at what they paste: "log:", "this query", "the plan output".
 _PASTE_POINTER = re.compile(r":\s*$|\b(?:this|these|below|following|here)\b|\b(?:log|error|code|query|output|trace|"
                             r"manifest|plan|config|snippet|macro|function|script|schema|file)s?\b|"
