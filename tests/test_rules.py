@@ -2040,6 +2040,12 @@ def test_pasted_code_reads_calls_and_block_ends() -> None:
     assert [c for _, c in got] == ["D"] * 7
 
 
+def test_more_task_verbs_and_wishes_in_other_languages() -> None:
+    for text in ("Settle an argument for us.", "J'aimerais un menu complet (entrée, plat, dessert).",
+                 "Ich möchte eine Frist von 3 Tagen setzen.", "Me gustaría un plan de ahorro para el verano."):
+        assert Component.DIRECTIVE in cues_of(text), text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

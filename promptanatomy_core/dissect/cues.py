@@ -168,7 +168,8 @@ DIRECTIVE = Folded(
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
-chat converse mix thank acknowledge apologise apologize say congratulate reassure backfill add
+chat converse mix thank acknowledge apologise apologize say congratulate reassure backfill add combine settle draw
+brainstorm invent compose craft tally pitch condense
 accept account act adapt address advise aggregate align allocate alert analyse analyze annotate announce answer apply
 approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break
 brief build bundle calculate call cancel capture categorise categorize check choose cite clarify classify clean clear
