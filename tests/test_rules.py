@@ -2046,6 +2046,12 @@ def test_more_task_verbs_and_wishes_in_other_languages() -> None:
         assert Component.DIRECTIVE in cues_of(text), text
 
 
+def test_i_need_or_want_a_number_or_plural_things_for_a_purpose_is_a_request() -> None:
+    for text in ("I want 3–4 activities that don't need much setup plus a simple schedule.",
+                 "I need swaps for gym exercises I can do at home with a pair of dumbbells."):
+        assert Component.DIRECTIVE in cues_of(text), text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
