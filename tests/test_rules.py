@@ -2052,6 +2052,13 @@ def test_i_need_or_want_a_number_or_plural_things_for_a_purpose_is_a_request() -
         assert Component.DIRECTIVE in cues_of(text), text
 
 
+def test_a_persona_named_with_a_nickname_or_several_capitalised_words_is_the_role() -> None:
+    for text in ('You are Captain Marisol "Saltjaw" Reyes, the weathered captain of the brigantine.',
+                 "Tu es Monsieur Fromage, un vieux fromager lyonnais passionné et un peu bougon."):
+        assert cues_of(text) == {Component.ROLE}, text
+    assert Component.ROLE not in cues_of("Tu es ausus in circo Flaminio, productus cum tuo illo pare.")
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

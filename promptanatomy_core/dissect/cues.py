@@ -53,7 +53,9 @@ NAMED_PERSONA = re.compile(r"^\W*(?:(?i:this is the (?:system )?prompt for|meet)
                            r"narrator)\b)")
 ROLE = _rx(
     _LEAD + r"(?:(?:please|kindly|now),?\s+)?(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
-            r"[\"“']?(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+[\"”']?,)\s+(?!(?:list|set|copy|table|"
+            r"[\"“']?(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+[\"”']?,|"
+            r"(?-i:(?:[A-Z][\w.'-]+\s+){1,3}[\"“'][^\"”'\n]{1,20}[\"”']\s+[A-Z][\w'-]+),)\s+"  # 'Marisol "Saltjaw" Reyes,'
+            r"(?!(?:list|set|copy|table|"
     r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
     + _AS_PERSONA + r"\s*(?:you|your|"
     r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"
@@ -75,7 +77,7 @@ ROLE = _rx(
     r"(?:en|ett|et|ei|seorang|opytn\w*|опытн\w*|[a-zа-яёåäøæöłśżźćńąę]{4,})\b|sen bir\b|"
     r"(?:tu es|vous êtes|du bist|sie sind|eres|usted es|você é|sei|je bent|jij bent|u bent)\s+(?:(?:un|une|l'|le|la|"
     r"een|de|ein|eine|der|die|el|"
-    r"uno|una|um|uma|o|a|il|lo)\s+|l'|[„\"“«]?[A-ZÀ-Ý][\w'-]+[“\"”»]?,)|"
+    r"uno|una|um|uma|o|a|il|lo)\s+|l'|[„\"“«]?[A-ZÀ-Ý][\w'-]+[“\"”»]?,|(?-i:(?:[A-ZÀ-Ý][\w'-]+\s+){1,3}[A-ZÀ-Ý][\w'-]+),)|"
     r"(?:du bist|sie sind)\s+(?-i:[A-ZÄÖÜ][a-zäöüß]{3,})|"  # German nouns: "Du bist Texterin für …"
     r"(?:eres|sei|você é|tu es|vous êtes|je bent)\s+[a-zà-ÿ]{4,}(?:/[a-z]{1,3}|\([a-z]{1,3}\))?\s+"
     r"(?:[a-zà-ÿ]+\s+)?"
