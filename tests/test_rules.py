@@ -2059,6 +2059,13 @@ def test_a_persona_named_with_a_nickname_or_several_capitalised_words_is_the_rol
     assert Component.ROLE not in cues_of("Tu es ausus in circo Flaminio, productus cum tuo illo pare.")
 
 
+def test_an_error_pasted_first_opens_the_paste() -> None:
+    trace = ["panic: assignment to entry in nil map", "goroutine 23 [running]:",
+             "main.worker(0xc00012a000, 0xc000102060)", "/home/dev/agg/main.go:44 +0xd1"]
+    got = dict(codes("\n".join(trace) + "\n\nwhy does this happen? the map is created in NewAggregator."))
+    assert [got[t] for t in trace] == ["D"] * 4
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

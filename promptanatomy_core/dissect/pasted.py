@@ -266,10 +266,12 @@ def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Compone
 _CODE_LIKE = re.compile(r"[{}\[\]<>|@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|->|::|\s=\s|^\s{2,}(?![-*•] )\S|"
                         r"^\s*-?\s*[\w.-]+:(?:\s+\S+)?\s*$|^\s*(?-i:SELECT|FROM|WHERE|AND|OR|ORDER BY|GROUP BY|"
                         r"HAVING|LIMIT|(?:LEFT |INNER )?JOIN|UNION|WITH|INSERT|UPDATE|DELETE)\b|"
-                        r"^\s*(?:[\w.]*(?:Error|Exception)\b|(?:fatal |uncaught )?error\b|warning\b)[^:]{0,40}:|"
-                        r"^\s*at\s+[\w.$<>]+|"  # an error's first line, a stack frame
+                        r"^\s*(?:[\w.]*(?:Error|Exception)\b|(?:fatal |uncaught )?(?:error|panic)\b|warning\b)[^:]{0,40}:|"
+                        r"^\s*at\s+[\w.$<>]+|\w\.\w{1,5}:\d+\b|"  # an error's first line, a stack frame, file:line
                         r"\w\([^()]*\)\s*[{:;]?\s*$|\sdo\s*$|^\s*(?:end|else|fi|done|next \w+|end (?:sub|if|function))\s*$|"
                         r"^\s*(?-i:Sub|Dim|Function|Private Sub|Public Sub) \w", re.I)  # a call, a block's end, VBA
+#: The words of a failure's first line: "panic: …", "NullReferenceException: …", "fatal: [web-02]: FAILED!".
+_FAILURE = re.compile(r"error|exception|panic|fatal|traceback|failed|failure", re.I)
 #: What marks a block as consulted rather than pasted to work on: a table's or a function's spec, an XML section's
 #: tag, a scale's levels ("4 = Exceeds the standard").
 _CONSULTED_BLOCK = re.compile(_FENCED_REFERENCE.pattern + r"|^\s*</?[\w-]+>\s*$|^\s*\S{1,4}\s*=\s+[A-Za-z]|"
@@ -287,26 +289,31 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
     "Please review this Kubernetes Deployment …"), is what the user pasted for the task to work on."""
     if _has_persona(lines, labels):
         return
-    li = 1
+    li = 0
     while li < len(lines):
+        if not li and not (_CODE_LIKE.search(raw[0]) and _FAILURE.search(raw[0])):
+            li = 1  # an error pasted first opens the paste ("panic: assignment to entry in nil map"); else a line
+            continue
         end = li
-        while end < len(lines) and all(not PLACEHOLDER.search(m.text) and (
-                labels[m.index] == {A} or labels[m.index] == {D} and _CODE_LIKE.search(raw[end])) for m in lines[end]) \
+        while end < len(lines) and all(not PLACEHOLDER.search(m.text) and (labels[m.index] == {A} or labels[m.index]
+                                                                            == {D} and _CODE_LIKE.search(raw[end]))
+                                       for m in lines[end]) \
                 and not (end > li and blank_before[lines[end][0].index] and not _CODE_LIKE.search(raw[end]) and
                          not bare_label(raw[end])):
-            end += 1  # lines an earlier pass took as pasted code belong to the run; a paragraph of prose ends it
+            end += 1  # code an earlier pass read otherwise belongs to the run; a paragraph of prose ends it
         first, last = li, end
         while last > first and not _CODE_LIKE.search(raw[last - 1]):
             last -= 1  # a remark typed after the paste ("The app … was redeployed at 03:13.") is the user's own
         while first < last and not _CODE_LIKE.search(raw[first]) and not bare_label(raw[first]):
             first += 1  # and so is what they say before it ("He's 67, has type 2 diabetes …")
         run = range(first, last)
-        if len(run) >= 3 and 2 * sum(bool(_CODE_LIKE.search(raw[j])) for j in run) >= len(run) and \
-                _PASTE_POINTER.search(lines[li - 1][-1].text) and not names_consulted(lines[li - 1][-1].text) and \
+        pointed = not li or _PASTE_POINTER.search(lines[li - 1][-1].text) and \
+            not names_consulted(lines[li - 1][-1].text)
+        if len(run) >= 3 and 2 * sum(bool(_CODE_LIKE.search(raw[j])) for j in run) >= len(run) and pointed and \
                 not any(_CONSULTED_BLOCK.search(raw[j]) for j in run):
             labels.update((m.index, {D}) for j in run for m in lines[j])
-            intro = lines[first - 1][-1]
-            if labels[intro.index] == {A} and intro.text.rstrip().endswith(":"):
+            intro = lines[first - 1][-1] if first else None
+            if intro is not None and labels[intro.index] == {A} and intro.text.rstrip().endswith(":"):
                 labels[intro.index] = {D}
         li = end + 1
 
