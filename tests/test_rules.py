@@ -2066,6 +2066,14 @@ def test_an_error_pasted_first_opens_the_paste() -> None:
     assert [got[t] for t in trace] == ["D"] * 4
 
 
+def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
+    sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
+           "GROUP BY c.id;"]
+    got = dict(codes("You're a PostgreSQL performance specialist.\nThis query takes ~9 seconds on production and I need"
+                     " it under 200ms:\n" + "\n".join(sql) + "\nWhat index would help?"))
+    assert [got[t] for t in sql] == ["D"] * 4
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -270,11 +270,14 @@ _CODE_LIKE = re.compile(r"[{}\[\]<>|@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|
                         r"^\s*at\s+[\w.$<>]+|\w\.\w{1,5}:\d+\b|"  # an error's first line, a stack frame, file:line
                         r"\w\([^()]*\)\s*[{:;]?\s*$|\sdo\s*$|^\s*(?:end|else|fi|done|next \w+|end (?:sub|if|function))\s*$|"
                         r"^\s*(?-i:Sub|Dim|Function|Private Sub|Public Sub) \w", re.I)  # a call, a block's end, VBA
+#: A user speaking of their own material: "Our Android build broke …", "I need it under 200ms:".
+_FIRST_PERSON = re.compile(r"\b(?:i|my|our|we|me)\b|\bi'(?:m|ve)\b", re.I)
 #: The words of a failure's first line: "panic: …", "NullReferenceException: …", "fatal: [web-02]: FAILED!".
 _FAILURE = re.compile(r"error|exception|panic|fatal|traceback|failed|failure", re.I)
 #: What marks a block as consulted rather than pasted to work on: a table's or a function's spec, an XML section's
 #: tag, a scale's levels ("4 = Exceeds the standard").
 _CONSULTED_BLOCK = re.compile(_FENCED_REFERENCE.pattern + r"|^\s*</?[\w-]+>\s*$|^\s*\S{1,4}\s*=\s+[A-Za-z]|"
+                              r"\b\d\s*=\s*[A-Za-z]+(?: [a-z]+){0,3},|"
                               r"^\W*\w+\((?:\w+,\s*){2,}\w+\)\s*$", re.I | re.M)  # …, a table: "orders(id, …)"
 #: The words of a user pointing at what they paste: "log:", "this query", "the plan output".
 _PASTE_POINTER = re.compile(r":\s*$|\b(?:this|these|below|following|here)\b|\b(?:log|error|code|query|output|trace|"
@@ -287,8 +290,7 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
     """In a request, a run of at least three lines left as background that read as code, config or a log (``raw``:
     each line as typed, indentation included), under a line that points at it ("docker compose up fails … log:",
     "Please review this Kubernetes Deployment …"), is what the user pasted for the task to work on."""
-    if _has_persona(lines, labels):
-        return
+    persona = _has_persona(lines, labels)  # then only what the user says they paste ("our build broke …")
     li = 0
     while li < len(lines):
         if not li and not (_CODE_LIKE.search(raw[0]) and _FAILURE.search(raw[0])):
@@ -307,8 +309,9 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
         while first < last and not _CODE_LIKE.search(raw[first]) and not bare_label(raw[first]):
             first += 1  # and so is what they say before it ("He's 67, has type 2 diabetes …")
         run = range(first, last)
-        pointed = not li or _PASTE_POINTER.search(lines[li - 1][-1].text) and \
-            not names_consulted(lines[li - 1][-1].text)
+        pointed = not li or any(_PASTE_POINTER.search(p) and not names_consulted(p) and
+                                (not persona or _FIRST_PERSON.search(p))  # the line above the run or its paste
+                                for p in {lines[li - 1][-1].text, lines[first - 1][-1].text})
         if len(run) >= 3 and 2 * sum(bool(_CODE_LIKE.search(raw[j])) for j in run) >= len(run) and pointed and \
                 not any(_CONSULTED_BLOCK.search(raw[j]) for j in run):
             labels.update((m.index, {D}) for j in run for m in lines[j])
