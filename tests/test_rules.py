@@ -2074,6 +2074,15 @@ def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     assert [got[t] for t in sql] == ["D"] * 4
 
 
+def test_examples_introduced_as_ones_the_user_likes_or_as_the_style_they_are_after() -> None:
+    got = codes("I need 20 fortunes for homemade fortune cookies.\nHere are a few I like:\n"
+                '- "You will find happiness in an unexpected sandwich."\n- "A thrilling time is in your future."')
+    assert [c for _, c in got][1:] == ["E", "E", "E"]
+    got = codes("Write six clues for a treasure hunt in our flat.\nHere's the style I'm after:\n"
+                '"I hum and I spin, I tumble your socks!"\n(washing machine)')
+    assert [c for _, c in got][1:] == ["E", "E", "E"]
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
