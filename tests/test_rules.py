@@ -2083,6 +2083,14 @@ def test_examples_introduced_as_ones_the_user_likes_or_as_the_style_they_are_aft
     assert [c for _, c in got][1:] == ["E", "E", "E"]
 
 
+def test_a_block_between_named_delimiters_is_pasted_material_even_with_dialogue() -> None:
+    body = ["Luna set the kettle on the little stove.", '"Do you think the Wrackspurts like chamomile?" she asked.',
+            "Neville shrugged.", "Then the door creaked open."]
+    got = dict(codes("Below is my draft of chapter 3. Please tighten the prose.\n\n--- DRAFT ---\n" + "\n".join(body) +
+                     "\n--- END DRAFT ---\n\nSend back the revised chapter only."))
+    assert [got[t] for t in ["--- DRAFT ---", *body, "--- END DRAFT ---"]] == ["D"] * 6
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -11,6 +11,9 @@ from typing import Iterator, Sequence
 from .cues import TOOL_SPEC
 
 DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|~{3,}|\"\"\"|'''|<<<|>>>)\s*$")
+#: A delimiter line that names the block: "--- DRAFT ---", "=== END OF EMAIL ===", "### BEGIN TRANSCRIPT ###".
+_NAMED_DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|#{3,})\s*[A-Za-z][\w ]{0,30}?\s*"
+                              r"(?:-{3,}|={3,}|\*{3,}|#{3,})\s*$")
 #: A speaker's turn: "Ana (PM): …", "[00:12] Raj: …", "[Mon 19:02] Ali: …", "Visitor: …", a deposition's "14:3  Q. …".
 TURN = re.compile(r"^\s*(?:\[(?:\w{3} )?[\d:.]{4,12}\]\s*|\d{1,4}:\d{1,3}\s+)?"
                   r"(?:([A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*){0,2})(?:\s*\([^)]{1,25}\))?:|(Q|A)\.)\s+\S")
@@ -35,10 +38,11 @@ def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Blocks between two delimiter lines whose lines are mostly without cues (a horizontal rule around a section of
     instructions is not material)."""
     out: set[int] = set()
-    marks = [i for i, t in enumerate(texts) if DELIMITER.match(t)]
+    marks = [i for i, t in enumerate(texts) if DELIMITER.match(t) or _NAMED_DELIMITER.match(t)]
     for a, b in zip(marks[::2], marks[1::2]):
         inner = range(a + 1, b)
-        if inner and sum(has_cues[i] for i in inner) * 3 <= len(inner):
+        named = bool(_NAMED_DELIMITER.match(texts[a]))  # "--- DRAFT ---" says what it holds: dialogue may ask
+        if inner and sum(has_cues[i] for i in inner) * (2 if named else 3) <= len(inner):
             out.update(range(a, b + 1))
     return out
 
