@@ -2091,6 +2091,12 @@ def test_a_block_between_named_delimiters_is_pasted_material_even_with_dialogue(
     assert [got[t] for t in ["--- DRAFT ---", *body, "--- END DRAFT ---"]] == ["D"] * 6
 
 
+def test_the_task_stated_as_what_you_will_be_doing_or_in_dutch_as_what_you_help_with() -> None:
+    for text in ("You'll be cleaning the raw export of our engagement survey.",
+                 "Je helpt inwoners met vragen over afval en parkeervergunningen."):
+        assert Component.DIRECTIVE in cues_of(text), text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

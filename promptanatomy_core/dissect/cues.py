@@ -138,6 +138,7 @@ DIRECTIVE = Folded(
     r"|(?:your|the)\s+(?:main\s+|primary\s+|first\s+|only\s+)?(?:task|job|assignment|mission|objective|goal|purpose|"
     r"aim)\s+"
     r"(?:is|will be)\b"
+    r"|you(?:'ll| will) be \w+ing\b(?! (?:given|provided|shown|asked)\b)"  # "You'll be cleaning the raw export …"
     r"|you\s+(?:help|assist|answer|handle|support|guide|review|translate|moderate|triage|parse|extract|classify|"
     r"route|grade|score|resolve|summari[sz]e|tag|label|screen|convert|generate)\b|" + _YOU_TAKE_AND
     + r"|(?:each|every)\s+(?:question|item|ad|post|email|slide|card|option|answer|tweet|headline|title|idea)\s+"
@@ -171,7 +172,7 @@ DIRECTIVE = Folded(
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
-chat converse mix thank acknowledge apologise apologize say congratulate reassure backfill add combine settle draw
+chat converse mix thank acknowledge apologise apologize say congratulate reassure backfill add combine settle draw praise
 brainstorm invent compose craft tally pitch condense
 accept account act adapt address advise aggregate align allocate alert analyse analyze annotate announce answer apply
 approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break

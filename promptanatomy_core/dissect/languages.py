@@ -126,6 +126,7 @@ DIRECTIVE = re.compile(
     r"^\W*(?:tu|votre|ton|ta|deine|ihre|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
     r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo|taak|opdracht|doel)\s+(?:est|ist|es|é|è|is)\b|"
     r"^\W*(?:du\s+(?:beantwortest|hilfst|unterstützt|berätst)|(?:tu|vous)\s+(?:aides|aidez|réponds|répondez)|"
+    r"(?:je|jij|u)\s+(?:helpt|beantwoordt|ondersteunt)|"
     r"(?:tú\s+)?(?:ayudas|respondes|atiendes)\s|(?:tu\s+)?(?:aiuti|rispondi)\s|você\s+(?:ajuda|responde))|"
     r"\b(?:özetle|çevir|yaz|açıkla|ver|yap|oluştur|listele|karşılaştır|öner|düzelt|hesapla|bul|seç|hazırla)"
     r"(?:ın|in|un|ün|iniz|ınız)?\s*[.!]?\s*$",  # Turkish puts the verb last: "Bu metni özetle."
