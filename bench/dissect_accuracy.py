@@ -18,9 +18,9 @@ from promptanatomy_core.datasets import find_pacp, load_pacp
 from promptanatomy_core.dissect import get_dissector
 
 HERE = Path(__file__).resolve().parent
-#: Hand-labelled prompts unlike the datasets (bench/data/LABELLING.md says how and by whom). All but "unseen", "sealed",
-#: "vault", "crypt", "bunker", "quarry", "cellar" and "attic" were used while writing the rules (most only after a
-#: first, blind measurement); those eight have never been looked at by the rules' author: they are the honest figures.
+#: Hand-labelled prompts unlike the datasets (bench/data/LABELLING.md says how and by whom). The sets marked "never
+#: looked at" were never read by the rules' author (only their aggregate figures): the honest figures. The others were
+#: used while writing the rules, most only after a first, blind measurement.
 GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "held-out (dev after a first blind run)": HERE / "data/holdout_prompts.jsonl",
              "blind (dev after a first blind run)": HERE / "data/blind_prompts.jsonl",
@@ -52,6 +52,17 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "prairie (dev after a first blind run)": HERE / "data/prairie_prompts.jsonl",
              "quay (dev after a first blind run)": HERE / "data/quay_prompts.jsonl",
              "lagoon (dev after a first blind run)": HERE / "data/lagoon_prompts.jsonl",
+             "sound (dev after a first blind run)": HERE / "data/sound_prompts.jsonl",
+             "cliff (dev after a first blind run)": HERE / "data/cliff_prompts.jsonl",
+             "estuary (dev after a first blind run)": HERE / "data/estuary_prompts.jsonl",
+             "atoll (dev after a first blind run)": HERE / "data/atoll_prompts.jsonl",
+             "geyser (dev after a first blind run)": HERE / "data/geyser_prompts.jsonl",
+             "ravine (dev after a first blind run)": HERE / "data/ravine_prompts.jsonl",
+             "steppe (dev after a first blind run)": HERE / "data/steppe_prompts.jsonl",
+             "oasis (dev after a first blind run)": HERE / "data/oasis_prompts.jsonl",
+             "basin (dev after a first blind run)": HERE / "data/basin_prompts.jsonl",
+             "lake (dev after a first blind run)": HERE / "data/lake_prompts.jsonl",
+             "gorge (dev after a first blind run)": HERE / "data/gorge_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -74,7 +85,19 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "fjord (never looked at)": HERE / "data/fjord_prompts.jsonl",
              "heron (never looked at)": HERE / "data/heron_prompts.jsonl",
              "pike (never looked at)": HERE / "data/pike_prompts.jsonl",
-             "wren (never looked at)": HERE / "data/wren_prompts.jsonl"}
+             "wren (never looked at)": HERE / "data/wren_prompts.jsonl",
+             "knoll (never looked at)": HERE / "data/knoll_prompts.jsonl",
+             "shoal (never looked at)": HERE / "data/shoal_prompts.jsonl",
+             "tundra (never looked at)": HERE / "data/tundra_prompts.jsonl",
+             "canyon (never looked at)": HERE / "data/canyon_prompts.jsonl",
+             "summit (never looked at)": HERE / "data/summit_prompts.jsonl",
+             "crater (never looked at)": HERE / "data/crater_prompts.jsonl",
+             "isle (never looked at)": HERE / "data/isle_prompts.jsonl",
+             "marina (never looked at)": HERE / "data/marina_prompts.jsonl",
+             "glacier (never looked at)": HERE / "data/glacier_prompts.jsonl",
+             "fen (never looked at)": HERE / "data/fen_prompts.jsonl",
+             "spring (never looked at)": HERE / "data/spring_prompts.jsonl",
+             "cape (never looked at)": HERE / "data/cape_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

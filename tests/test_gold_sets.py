@@ -44,7 +44,18 @@ SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5),
         "ridge_prompts.jsonl": (55, 10, 30), "glen_prompts.jsonl": (55, 15, 30),
         "quay_prompts.jsonl": (55, 15, 25), "lagoon_prompts.jsonl": (55, 15, 40),
         "fjord_prompts.jsonl": (55, 15, 30), "heron_prompts.jsonl": (55, 15, 30),
-        "pike_prompts.jsonl": (55, 15, 30), "wren_prompts.jsonl": (55, 15, 30)}
+        "pike_prompts.jsonl": (55, 15, 30), "wren_prompts.jsonl": (55, 15, 30),
+        "sound_prompts.jsonl": (55, 15, 30), "cliff_prompts.jsonl": (55, 15, 30),
+        "estuary_prompts.jsonl": (55, 12, 27), "atoll_prompts.jsonl": (55, 15, 30),
+        "geyser_prompts.jsonl": (55, 15, 30), "ravine_prompts.jsonl": (55, 7, 18),
+        "steppe_prompts.jsonl": (55, 15, 30), "oasis_prompts.jsonl": (55, 15, 30),
+        "basin_prompts.jsonl": (55, 15, 30), "lake_prompts.jsonl": (55, 15, 30), "gorge_prompts.jsonl": (55, 3, 30),
+        "knoll_prompts.jsonl": (55, 15, 30), "shoal_prompts.jsonl": (55, 15, 30),
+        "tundra_prompts.jsonl": (55, 15, 30), "canyon_prompts.jsonl": (55, 15, 30),
+        "summit_prompts.jsonl": (55, 15, 30), "crater_prompts.jsonl": (55, 15, 22),
+        "isle_prompts.jsonl": (55, 15, 30), "marina_prompts.jsonl": (55, 15, 30),
+        "glacier_prompts.jsonl": (55, 15, 30), "fen_prompts.jsonl": (55, 15, 22),
+        "spring_prompts.jsonl": (55, 13, 30), "cape_prompts.jsonl": (55, 11, 30)}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]

@@ -2120,7 +2120,11 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "burrow": 0.83, "thicket": 0.84, "reed": 0.72, "fern": 0.85, "grotto": 0.80, "hollow": 0.83,
                "tarn": 0.81, "brook": 0.79, "heath": 0.79, "marsh": 0.80, "moor": 0.81, "dune": 0.81, "bog": 0.81,
                "cove": 0.85, "mesa": 0.80, "prairie": 0.84, "ridge": 0.86, "glen": 0.75, "quay": 0.81,
-               "lagoon": 0.81, "fjord": 0.83, "heron": 0.80, "pike": 0.82, "wren": 0.81}
+               "lagoon": 0.81, "fjord": 0.83, "heron": 0.80, "pike": 0.82, "wren": 0.81,
+               "sound": 0.78, "cliff": 0.82, "estuary": 0.82, "atoll": 0.84, "geyser": 0.74, "ravine": 0.86,
+               "steppe": 0.73, "oasis": 0.82, "basin": 0.75, "lake": 0.66, "gorge": 0.67, "knoll": 0.84,
+               "shoal": 0.69, "tundra": 0.74, "canyon": 0.69, "summit": 0.78, "crater": 0.79, "isle": 0.82,
+               "marina": 0.85, "glacier": 0.79, "fen": 0.80, "spring": 0.78, "cape": 0.75}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
