@@ -2097,6 +2097,12 @@ def test_the_task_stated_as_what_you_will_be_doing_or_in_dutch_as_what_you_help_
         assert Component.DIRECTIVE in cues_of(text), text
 
 
+def test_what_the_artefact_should_do_announced_above_a_list_is_the_task() -> None:
+    got = codes("Write a Python script that runs a two-way ANOVA on my lab data.\nThere are 8 plants per group.\n"
+                "The script should:\n1. Load the CSV with pandas.\n2. Run Tukey HSD post-hoc tests on fertilizer.")
+    assert [c for _, c in got][2:] == ["D", "D", "D"]
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

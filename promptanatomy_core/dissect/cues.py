@@ -121,9 +121,9 @@ _ARTEFACT_SPEC = (r"^\W*(?:(?:it|they|at least \w+|some)\s+(?=should|must|has|ha
                   r"person|parent|visitor|assistant|agent|model|bot|contestant|player|participant|candidate|applicant|"
                   r"developer|programmer|author|writer|child|children|kid)s?\b)"
                   r"(?:[\w-]+\s+){0,2}?"
-                  r"(?:should|must|has to|have to|needs to|need to)\s+(?:also\s+)?(?:be about\b|"
+                  r"(?:should|must|has to|have to|needs to|need to)(?:\s*:\s*$|\s+(?:also\s+)?(?:be about\b|"
                   r"(?!(?:be|not|never|only|use|sound|start|end|begin|stay|follow|fit|read|take|see|validate|look|feel|"
-                  r"match|avoid|go|appear|say)\b)[a-z]{3,})")
+                  r"match|avoid|go|appear|say)\b)[a-z]{3,}))")  # and "The script should:" above its steps
 #: A want of ideas or names: "need band names!!", "We need slogans for a flyer."
 _NEED_IDEAS = (r"(?:we\s+)?need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|recommendations|names|slogans|"
                r"taglines|titles|jokes|puns|captions|headlines|lyrics)\b")
@@ -706,6 +706,8 @@ def heading_component(text: str) -> Component | None:
     topic = heading_topic(text.replace("_", " "))
     if topic is not None:
         return topic
+    if re.match(_ARTEFACT_SPEC, text, re.I):
+        return D  # "The script should:" above the steps it must take
     # "Use exactly these sections:", "Return JSON that follows this schema:" is an instruction
     return None if is_imperative(text.rstrip(": ")) or DIRECTIVE.match(text) and O in cues_of(text) else A
 
