@@ -2103,6 +2103,12 @@ def test_what_the_artefact_should_do_announced_above_a_list_is_the_task() -> Non
     assert [c for _, c in got][2:] == ["D", "D", "D"]
 
 
+def test_a_pasted_reference_list_is_the_input() -> None:
+    refs = ["Hattie, J., & Timperley, H. (2007). The power of feedback.", "Dweck, C. S. (2006). Mindset."]
+    got = codes("Please convert these references into BibTeX.\n\n" + "\n".join(refs))
+    assert all(c == "D" for _, c in got)
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -31,7 +31,7 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
         _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts) | _letter(texts) | \
-        _shell(texts, has_cues) | _ingredients(texts) | _grid(texts)
+        _shell(texts, has_cues) | _ingredients(texts) | _grid(texts) | _references(texts)
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -282,3 +282,14 @@ def _ingredients(texts: Sequence[str]) -> set[int]:
     quantity = [bool(_QUANTITY.match(t)) for t in texts]
     listed = [q or bool(re.match(r"\s*[-*•]\s", t)) for q, t in zip(quantity, texts)]
     return {i for run in runs(listed) if sum(quantity[j] for j in run) >= 3 for i in run}
+
+
+#: A bibliographic reference: "Hattie, J., & Timperley, H. (2007).", "Bandura A. (1977), …", "…, 77(1), 81–112.".
+_REFERENCE_ENTRY = re.compile(r"^\W*[A-Z][\w'’-]+,?\s+(?:[A-Z]\.\s?){1,3}(?:[,&(]|and\b)|\(\d{4}[a-z]?\)[.,]|"
+                              r", \d+\(\d+\),? (?:pp?\. ?)?\d+[–-]\d+|\bdoi\.org/|\bpp\. ?\d+[–-]\d+")
+
+
+def _references(texts: Sequence[str]) -> set[int]:
+    """A reference list pasted as it is: at least two entries in a row (author and initials, a year in brackets,
+    volume(issue), pages or a DOI)."""
+    return {i for run in runs([bool(_REFERENCE_ENTRY.search(t)) for t in texts]) if len(run) >= 2 for i in run}
