@@ -2109,6 +2109,14 @@ def test_a_pasted_reference_list_is_the_input() -> None:
     assert all(c == "D" for _, c in got)
 
 
+def test_entries_numbered_twice_like_reviewer_comments_are_the_items_worked_through() -> None:
+    items = ['Reviewer 1, comment 1: "The sample is drawn from a single university."',
+             'Reviewer 1, comment 2: "Please report effect sizes alongside p-values."']
+    got = dict(codes("We got a major revision and I need to draft the response letter.\n" + "\n".join(items) +
+                     "\nPlease write a polite, point-by-point response."))
+    assert [got[t] for t in items] == ["D", "D"]
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
