@@ -292,4 +292,5 @@ _REFERENCE_ENTRY = re.compile(r"^\W*[A-Z][\w'’-]+,?\s+(?:[A-Z]\.\s?){1,3}(?:[,
 def _references(texts: Sequence[str]) -> set[int]:
     """A reference list pasted as it is: at least two entries in a row (author and initials, a year in brackets,
     volume(issue), pages or a DOI)."""
-    return {i for run in runs([bool(_REFERENCE_ENTRY.search(t)) for t in texts]) if len(run) >= 2 for i in run}
+    entries = [len(t) < 400 and bool(_REFERENCE_ENTRY.search(t)) for t in texts]  # an entry is short
+    return {i for run in runs(entries) if len(run) >= 2 for i in run}

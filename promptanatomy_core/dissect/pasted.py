@@ -309,10 +309,10 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
         while first < last and not _CODE_LIKE.search(raw[first]) and not bare_label(raw[first]):
             first += 1  # and so is what they say before it ("He's 67, has type 2 diabetes …")
         run = range(first, last)
-        pointed = not li or any(_PASTE_POINTER.search(p) and not names_consulted(p) and
-                                (not persona or _FIRST_PERSON.search(p))  # the line above the run or its paste
-                                for p in {lines[li - 1][-1].text, lines[first - 1][-1].text})
-        if len(run) >= 3 and 2 * sum(bool(_CODE_LIKE.search(raw[j])) for j in run) >= len(run) and pointed and \
+        if len(run) >= 3 and 2 * sum(bool(_CODE_LIKE.search(raw[j])) for j in run) >= len(run) and \
+                (not li or any(_PASTE_POINTER.search(p) and not names_consulted(p) and
+                               (not persona or _FIRST_PERSON.search(p))  # the line above the run or its paste
+                               for p in {lines[li - 1][-1].text, lines[first - 1][-1].text})) and \
                 not any(_CONSULTED_BLOCK.search(raw[j]) for j in run):
             labels.update((m.index, {D}) for j in run for m in lines[j])
             intro = lines[first - 1][-1] if first else None
