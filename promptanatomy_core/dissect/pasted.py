@@ -285,24 +285,31 @@ _PASTE_POINTER = re.compile(r":\s*$|\b(?:this|these|below|following|here)\b|\b(?
                             r"\b(?:crash|fail|throw|segfault|hang|exception|warning|traceback)\w*", re.I)
 
 
+def _may_be_pasted(line: list[Sent], labels: dict[int, set[Component]], raw: str) -> bool:
+    """Whether a line may belong to a paste: left as background, or code an earlier pass read as the task; no slot."""
+    return all(not PLACEHOLDER.search(m.text) and (labels[m.index] == {A} or
+                                                   labels[m.index] == {D} and bool(_CODE_LIKE.search(raw)))
+               for m in line)
+
+
 def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]], raw: list[str],
                       blank_before: dict[int, bool]) -> None:
-    """In a request, a run of at least three lines left as background that read as code, config or a log (``raw``:
-    each line as typed, indentation included), under a line that points at it ("docker compose up fails … log:",
-    "Please review this Kubernetes Deployment …"), is what the user pasted for the task to work on."""
-    persona = _has_persona(lines, labels)  # then only what the user says they paste ("our build broke …")
+    """In a request, a run of at least three lines left as background that mostly read as code, config or a log
+    (``raw``: each line as typed, indentation included), under a line that points at it ("docker compose up fails …
+    log:", "Please review this Kubernetes Deployment …") or opening the prompt with a failure ("panic: …"), is what
+    the user pasted for the task to work on; under a persona, only when the user speaks of it as theirs ("This query
+    … and I need it under 200ms:"). Schemas, function specs, XML sections and scales stay consulted."""
+    persona = _has_persona(lines, labels)
     li = 0
     while li < len(lines):
         if not li and not (_CODE_LIKE.search(raw[0]) and _FAILURE.search(raw[0])):
-            li = 1  # an error pasted first opens the paste ("panic: assignment to entry in nil map"); else a line
+            li = 1
             continue
         end = li
-        while end < len(lines) and all(not PLACEHOLDER.search(m.text) and (labels[m.index] == {A} or labels[m.index]
-                                                                            == {D} and _CODE_LIKE.search(raw[end]))
-                                       for m in lines[end]) \
-                and not (end > li and blank_before[lines[end][0].index] and not _CODE_LIKE.search(raw[end]) and
-                         not bare_label(raw[end])):
-            end += 1  # code an earlier pass read otherwise belongs to the run; a paragraph of prose ends it
+        while end < len(lines) and _may_be_pasted(lines[end], labels, raw[end]) and \
+                not (end > li and blank_before[lines[end][0].index] and not _CODE_LIKE.search(raw[end]) and
+                     not bare_label(raw[end])):
+            end += 1  # a paragraph of prose ends the run
         first, last = li, end
         while last > first and not _CODE_LIKE.search(raw[last - 1]):
             last -= 1  # a remark typed after the paste ("The app … was redeployed at 03:13.") is the user's own
