@@ -1,8 +1,9 @@
 """Material the task works on, found after the line-by-line pass by how a prompt presents it: entries named by a
 word and a number ("Quote A - …"), a question's lettered options, test cases the code must pass, a fenced block a
 user pastes, the block a task points back at, the text a task reworks, a pasted email thread, a block of data under
-a bare label, a record with figures, a document headed in capitals. Each pass relabels what the first pass left as
-background (or, for demonstrations, as the task)."""
+a bare label, the list a sentence announces ("Below are 12 answers …"), a record with figures, code, config or a log
+pasted without a fence, a document headed in capitals. Each pass relabels what the first pass left as background (or,
+for demonstrations, as the task)."""
 from __future__ import annotations
 
 import re
