@@ -2117,6 +2117,15 @@ def test_entries_numbered_twice_like_reviewer_comments_are_the_items_worked_thro
     assert [got[t] for t in items] == ["D", "D"]
 
 
+def test_polish_and_vietnamese_cues_and_a_purpose_clause_before_the_task_verb() -> None:
+    assert cues_of("Podziel tekst na krótkie akapity i dodaj tytuł.") == {Component.DIRECTIVE,
+                                                                          Component.OUTPUT_FORMATTING}
+    for text in ("Viết giúp mình một email xin nghỉ phép.", "Untuk membuat janji, tanyakan nama lengkap.",
+                 "Pour chaque partie, propose deux arguments."):
+        assert Component.DIRECTIVE in cues_of(text), text
+    assert cues_of("Email cần lịch sự, ngắn gọn, có tiêu đề rõ ràng.") == {Component.OUTPUT_FORMATTING}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

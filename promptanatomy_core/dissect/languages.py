@@ -82,7 +82,9 @@ _IMPERATIVES = (
     # Polish
     "napisz podsumuj streść przetłumacz wyjaśnij daj zrób stwórz utwórz wymień opisz porównaj zaproponuj pomóż popraw "
     "przeanalizuj sklasyfikuj odpowiedz sformułuj oblicz znajdź wybierz zaplanuj przeczytaj sprawdź przeredaguj "
-    "zredaguj dodaj wypisz przygotuj "
+    "zredaguj dodaj wypisz przygotuj podziel wytłumacz przepisz ułóż "
+    # Vietnamese
+    "viết tóm tắt dịch giải thích liệt kê gợi ý sửa "
     # Indonesian
     "tulis tuliskan buat buatkan bikin bikinin ringkas ringkaskan rangkum terjemahkan jelaskan berikan kasih bantu "
     "bantuin perbaiki analisis klasifikasikan jawab hitung cari pilih rencanakan baca periksa cek susun tanyakan "
@@ -111,7 +113,8 @@ def _verbs(words: set[str] | list[str]) -> str:
 TASK_FIRST = re.compile(_LEAD + _verbs(set(_IMPERATIVES) - _FORM_VERBS), re.I)
 
 DIRECTIVE = re.compile(
-    _LEAD + r"(?:(?:à partir d[eu']s?|en te basant sur|anhand|basándote en|a partir d[eo]s?|in base a)[^,.]{0,80},\s*)?"
+    _LEAD + r"(?:(?:à partir d[eu']s?|en te basant sur|anhand|basándote en|a partir d[eo]s?|in base a|untuk|para|"
+    r"pour|per|um|om)[^,.]{0,80},\s*)?"
     + _verbs(_IMPERATIVES) + r"(?!\s+(?:que|dass|che)\b)|"
     r"^\W*(?:bitte\s+)?[A-ZÄÖÜ][a-zäöüß]+en Sie\b|"  # "Schreiben Sie …", "Übersetzen Sie …"
     r"\b(?:peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|j'ai besoin d|je voudrais|je veux|j'aimerais|aide-moi|"
@@ -189,7 +192,7 @@ OUTPUT = Folded(
     r"\bpunktlist\w*|\b(?:högst|max|maks|maksimalt|maximalt|najwyżej|maksymalnie|maksimal|en fazla|не более|"
     r"максимум)\s+\d+|\b(?:på|po)\s+(?:svenska|engelska|dansk|norsk|engelsk|polsku|angielsku)\b|"
     r"\btabel(?:l|la|i)?\b|\btabeli\b|w formie\b|wypunktowa\w*|\bbahasa (?:indonesia|inggris)\b|"
-    r"\bpoin-poin\b|\bsantai\b|\bsingkat\b|\btablo\w*|madde madde|\btürkçe\b|\bingilizce\b|таблиц\w*|"
+    r"\bpoin-poin\b|\bsantai\b|\bsingkat\b|\bakapit\w*|\btytuł\w*|\bngắn gọn\b|\blịch sự\b|\btablo\w*|madde madde|\btürkçe\b|\bingilizce\b|таблиц\w*|"
     r"списк\w*|\bна (?:русском|английском)\b|\bкратк\w*|\bстил\w*|\bтон\w*",
 )
 
