@@ -1,5 +1,5 @@
 """Cues in French, German, Spanish, Portuguese, Italian and Dutch, and (fewer) in Swedish, Danish, Norwegian,
-Polish, Indonesian, Turkish and Russian: the task verbs in the imperative (familiar and formal), requests,
+Polish, Indonesian, Turkish, Russian and Vietnamese: the task verbs in the imperative (familiar and formal), requests,
 statements of the task, and the words that speak of the answer's form. :mod:`.cues` reads them
 beside the English ones; Role openers in these languages live with the English persona phrasing.
 """
