@@ -67,7 +67,7 @@ _IMPERATIVES = (
     # Italian
     "scrivi traduci riassumi spiega correggi dammi aiutami redigi fai analizza rispondi identifica rivedi confronta "
     "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga includi menziona "
-    "estrai organizza pianifica prepara crea genera chiedi chiedigli inizia ringrazia ordina "
+    "estrai organizza pianifica prepara crea genera chiedi chiedigli inizia ringrazia ordina aggiungi aggiunga "
     # with the pronoun attached ("Hazme una simulación …", "Fammi un riassunto …", "Explique-moi …")
     "hazme escríbeme explícame explícamelo dime cuéntame mándame pásame corrígeme tradúceme fammi scrivimi spiegami "
     "dimmi correggimi traducimi fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi "
@@ -192,7 +192,7 @@ OUTPUT = Folded(
     r"\bpunktlist\w*|\b(?:högst|max|maks|maksimalt|maximalt|najwyżej|maksymalnie|maksimal|en fazla|не более|"
     r"максимум)\s+\d+|\b(?:på|po)\s+(?:svenska|engelska|dansk|norsk|engelsk|polsku|angielsku)\b|"
     r"\btabel(?:l|la|i)?\b|\btabeli\b|w formie\b|wypunktowa\w*|\bbahasa (?:indonesia|inggris)\b|"
-    r"\bpoin-poin\b|\bsantai\b|\bsingkat\b|\bakapit\w*|\btytuł\w*|\bngắn gọn\b|\blịch sự\b|\btablo\w*|madde madde|\btürkçe\b|\bingilizce\b|таблиц\w*|"
+    r"\bpoin-poin\b|\bsantai\b|\bsingkat\b|\bakapit\w*|\btytuł\w*|\bngắn gọn\b|\blịch sự\b|\btablo\w*|madde madde|\btürkçe\b|\bingilizce\b|\bв (?:виде )?таблиц\w*|"
     r"списк\w*|\bна (?:русском|английском)\b|\bкратк\w*|\bстил\w*|\bтон\w*",
 )
 
