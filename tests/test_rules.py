@@ -2132,6 +2132,12 @@ def test_a_russian_table_is_form_only_when_the_answer_is_asked_as_one() -> None:
     assert Component.DIRECTIVE in cues_of("Aggiungi la lista della spesa divisa per reparto.")
 
 
+def test_a_task_label_with_a_colon_and_portuguese_requests_state_the_task() -> None:
+    for text in ("Ta mission : aider les clients qui déposent une réclamation.", "Peça sempre fotografias dos danos.",
+                 "Ajude o cliente a participar um sinistro (danos por água, incêndio ou roubo)."):
+        assert Component.DIRECTIVE in cues_of(text), text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

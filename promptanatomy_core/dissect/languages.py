@@ -62,7 +62,8 @@ _IMPERATIVES = (
     "añade añada "
     # Portuguese
     "escreva traduza resuma corrija redija faça gere analise classifique crie descreva calcule encontre escolha "
-    "avalie sugira liste escreve traduz faz ajude-me ajuda-me inclua mencione extraia organize planeje destaque "
+    "avalie sugira liste escreve traduz faz ajude-me ajuda-me ajude inclua mencione extraia organize planeje destaque "
+    "peça pergunte "
     "explique agrupe aponte identifique elabore monte ordene revise "
     # Italian
     "scrivi traduci riassumi spiega correggi dammi aiutami redigi fai analizza rispondi identifica rivedi confronta "
@@ -127,7 +128,7 @@ DIRECTIVE = re.compile(
     r"czy możesz|możesz|potrzebuję|pomóż mi|tolong|bisa(?:kah)? (?:kamu|anda)|minta|yardım eder misin|"
     r"yapabilir misin|можешь|можете|помоги мне|мне нужн\w|нужно|ich brauche (?:\w+ ){0,2}hilfe|tugas(?:mu| anda))\b|"
     r"^\W*(?:tu|votre|ton|ta|deine|ihre|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
-    r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo|taak|opdracht|doel)\s+(?:est|ist|es|é|è|is)\b|"
+    r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo|taak|opdracht|doel)\s*(?:(?:est|ist|es|é|è|is)\b|:)|"
     r"^\W*(?:du\s+(?:beantwortest|hilfst|unterstützt|berätst)|(?:tu|vous)\s+(?:aides|aidez|réponds|répondez)|"
     r"(?:je|jij|u)\s+(?:helpt|beantwoordt|ondersteunt)|"
     r"(?:tú\s+)?(?:ayudas|respondes|atiendes)\s|(?:tu\s+)?(?:aiuti|rispondi)\s|você\s+(?:ajuda|responde))|"
