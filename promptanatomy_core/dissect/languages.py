@@ -19,6 +19,7 @@ naar voor zijn wordt worden taal gebruik maak
 questo questa questi queste nel nella sono esta este estos estas cette ces dieser diese dieses
 pero al lo muy mais aux très sont ou auch oder aber
 segue texto testo ecco aqui voici anbei abajo
+alle alla allo agli dei degli delle nei nelle sulla dalla dalle ao aos pelo pela el au
 och att är inte jag ikke jeg eller
 yang untuk dengan saya aku tolong bisa bagaimana tidak kamu anda
 için nasıl
