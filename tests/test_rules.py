@@ -2142,6 +2142,12 @@ def test_italian_without_accents_is_still_read_as_italian() -> None:
     assert Component.DIRECTIVE in cues_of("Rispondi alle richieste di rimborso e indennizzo per ritardi.")
 
 
+def test_style_issues_a_review_looks_for_are_not_the_answers_form() -> None:
+    got = codes("You are a senior Python reviewer.\nReview the function below for bugs and style issues.\n"
+                "```python\ndef avg(xs):\n    return sum(xs)/len(xs)\n```\nList each issue as a bullet.")
+    assert got[1] == ("Review the function below for bugs and style issues.", "D")
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

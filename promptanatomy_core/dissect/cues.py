@@ -406,7 +406,8 @@ OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z
                      r"^\W*(?i:answer|reply|respond)\s+(?:[\w-]+,\s+)+[\w-]+,?\s+or\s+[\w-]+\.?\s*$")
 #: A format word naming the task's material, not the answer's form: "the CSV below", "the schema provided".
 _MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|markdown|schema)\b(?!\s+(?:format|schema))|"
-                r"\bschema\s+(?:below|above|provided|given)\b")
+                r"\bschema\s+(?:below|above|provided|given)\b|"
+                r"\bstyle\s+(?:issues|problems|errors|violations|nits)\b")  # what a review looks for, not the form
 #: The answer slot of a demonstration or query written on one line: "Input: … Output: …".
 _SLOT = _rx(r"(?<=\S)\s+(?:output|answer)\s*:(?=\s|$)")
 #: Background and constraints: conditions, prohibitions, facts about the task.
