@@ -2148,6 +2148,12 @@ def test_style_issues_a_review_looks_for_are_not_the_answers_form() -> None:
     assert got[1] == ("Review the function below for bugs and style issues.", "D")
 
 
+def test_what_the_assistant_may_answer_is_a_rule_not_the_form() -> None:
+    for text in ("- Only answer questions about Acme products.", "Only answer from the policy extracts."):
+        assert cues_of(text) == {Component.ADDITIONAL_INFORMATION}, text
+    assert Component.OUTPUT_FORMATTING in cues_of("Only reply with the query result as a table.")
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -521,6 +521,11 @@ _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\
                         r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$|"
                         r"\b(?:pasted (?:from|out of)|sent (?:me|us) this|getting this|under review)\b[^.]*:\s*$", re.I)
 
+#: What the assistant may answer, a rule however it speaks of answering: "Only answer questions about …", "Only answer
+#: from the policy extracts".
+_SCOPE = _rx(r"^\W*only\s+(?:answer|respond to|reply to|help with)\s+(?:questions|requests|queries|topics|from)\b")
+
+
 #: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".
 _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: prompt)?|(?:your\s+)?task|instructions?|"
                   r"request|goal|objective|constraints?|requirements?|role|persona)\s*(?:[:.)]|\s[-–])\s*(?=\S)")
@@ -628,6 +633,8 @@ def cues_of(text: str) -> set[Component]:
         found |= {D, O}
     if O in found and _FORM_AS_TOPIC.search(head):
         found = (found - {O, D}) | {A}  # "Style and length do not affect the score": a rule of judging, not the form
+    if O in found and _SCOPE.match(head):
+        found = (found - {O}) | {A}  # "Only answer questions about Acme products.": the scope, a rule
     if O in found and re.match(r"^\W*(?:why|how come)\b", head, re.I) and QUESTION.search(head):
         found.discard(O)  # 'Why does this return "[object Object]10"?' asks about the material, not for a form
     if foreign and found == {D} and languages.NEGATION.search(" ".join(head.split()[:4])):
