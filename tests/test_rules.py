@@ -2154,6 +2154,14 @@ def test_what_the_assistant_may_answer_is_a_rule_not_the_form() -> None:
     assert Component.OUTPUT_FORMATTING in cues_of("Only reply with the query result as a table.")
 
 
+def test_answering_the_users_questions_is_the_task_also_in_other_languages() -> None:
+    got = dict(codes("Tu es un assistant juridique pour une agence immobilière à Lyon.\n"
+                     "Réponds aux questions des locataires sur leur bail en termes simples.\n"
+                     "Réponds en français, en trois phrases au maximum."))
+    assert got["Réponds aux questions des locataires sur leur bail en termes simples."] == "DO"
+    assert got["Réponds en français, en trois phrases au maximum."] == "O"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

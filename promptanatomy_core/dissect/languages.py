@@ -112,7 +112,9 @@ def _verbs(words: set[str] | list[str]) -> str:
 
 
 #: A sentence that opens with a task verb: with a form cue it does both jobs ("Schreibe … mit etwa 80 Wörtern").
-TASK_FIRST = re.compile(_LEAD + _verbs(set(_IMPERATIVES) - _FORM_VERBS), re.I)
+TASK_FIRST = re.compile(_LEAD + r"(?:" + _verbs(set(_IMPERATIVES) - _FORM_VERBS) + r"|(?:réponds|répondez|responde|"
+                        r"responda|rispondi|antworte)\s+(?:aux|a las|a los|às|aos|alle|ai|auf)\s+(?:\w+\s+)?(?:questions|"
+                        r"demandes|preguntas|consultas|perguntas|dúvidas|domande|richieste|fragen|anfragen)\b)", re.I)
 
 DIRECTIVE = re.compile(
     _LEAD + r"(?:(?:à partir d[eu']s?|en te basant sur|anhand|basándote en|a partir d[eo]s?|in base a|untuk|para|"
