@@ -642,6 +642,14 @@ def cues_of(text: str) -> set[Component]:
     return _resolve(found, head)
 
 
+#: A sentence that is the request though it also speaks of background: "My first request is …", "I'll paste …",
+#: "We need slogans …", "You'll first read …", "I'd like some help …".
+_REQUEST_FIRST = _rx(r"^\W*(?:" + MY_FIRST + r"|" + _I_WILL_GIVE + r"|" + _NEED_IDEAS + r")|"
+                     r"\byou(?:'ll| will)\s+(?:first\s+)?(?:" + _TASK_VERBS + r")\b|" + REQUEST)
+#: What the artefact asked for must do, as a whole sentence or a heading ("The script should:").
+_ARTEFACT_SPEC_RX = _rx(_ARTEFACT_SPEC)
+
+
 def _resolve(cues: set[Component], text: str) -> set[Component]:
     """Settle competing cues within one sentence."""
     if E in cues:
@@ -658,8 +666,7 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
         return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) and \
             not _REASON_THEN_ANSWER.search(text) else {O}
     if D in cues and A in cues:
-        if re.search(r"^\W*(?:" + MY_FIRST + r"|" + _I_WILL_GIVE + r"|" + _NEED_IDEAS + r")|"
-                     r"\byou(?:'ll| will)\s+(?:first\s+)?(?:" + _TASK_VERBS + r")\b|" + REQUEST, text, re.I):
+        if _REQUEST_FIRST.search(text):
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
             return {D, A}  # the task, with a constraint on it
@@ -714,7 +721,7 @@ def heading_component(text: str) -> Component | None:
     topic = heading_topic(text.replace("_", " "))
     if topic is not None:
         return topic
-    if re.match(_ARTEFACT_SPEC, text, re.I):
+    if _ARTEFACT_SPEC_RX.match(text):
         return D  # "The script should:" above the steps it must take
     # "Use exactly these sections:", "Return JSON that follows this schema:" is an instruction
     return None if is_imperative(text.rstrip(": ")) or DIRECTIVE.match(text) and O in cues_of(text) else A

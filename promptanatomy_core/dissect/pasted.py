@@ -286,10 +286,9 @@ _PASTE_POINTER = re.compile(r":\s*$|\b(?:this|these|below|following|here)\b|\b(?
                             r"\b(?:crash|fail|throw|segfault|hang|exception|warning|traceback)\w*", re.I)
 
 
-def _may_be_pasted(line: list[Sent], labels: dict[int, set[Component]], raw: str) -> bool:
+def _may_be_pasted(line: list[Sent], labels: dict[int, set[Component]], code_like: bool) -> bool:
     """Whether a line may belong to a paste: left as background, or code an earlier pass read as the task; no slot."""
-    return all(not PLACEHOLDER.search(m.text) and (labels[m.index] == {A} or
-                                                   labels[m.index] == {D} and bool(_CODE_LIKE.search(raw)))
+    return all(not PLACEHOLDER.search(m.text) and (labels[m.index] == {A} or labels[m.index] == {D} and code_like)
                for m in line)
 
 
@@ -301,23 +300,23 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
     the user pasted for the task to work on; under a persona, only when the user speaks of it as theirs ("This query
     … and I need it under 200ms:"). Schemas, function specs, XML sections and scales stay consulted."""
     persona = _has_persona(lines, labels)
+    code = [bool(_CODE_LIKE.search(t)) for t in raw]
     li = 0
     while li < len(lines):
-        if not li and not (_CODE_LIKE.search(raw[0]) and _FAILURE.search(raw[0])):
+        if not li and not (code[0] and _FAILURE.search(raw[0])):
             li = 1
             continue
         end = li
-        while end < len(lines) and _may_be_pasted(lines[end], labels, raw[end]) and \
-                not (end > li and blank_before[lines[end][0].index] and not _CODE_LIKE.search(raw[end]) and
-                     not bare_label(raw[end])):
+        while end < len(lines) and _may_be_pasted(lines[end], labels, code[end]) and \
+                not (end > li and blank_before[lines[end][0].index] and not code[end] and not bare_label(raw[end])):
             end += 1  # a paragraph of prose ends the run
         first, last = li, end
-        while last > first and not _CODE_LIKE.search(raw[last - 1]):
+        while last > first and not code[last - 1]:
             last -= 1  # a remark typed after the paste ("The app … was redeployed at 03:13.") is the user's own
-        while first < last and not _CODE_LIKE.search(raw[first]) and not bare_label(raw[first]):
+        while first < last and not code[first] and not bare_label(raw[first]):
             first += 1  # and so is what they say before it ("He's 67, has type 2 diabetes …")
         run = range(first, last)
-        if len(run) >= 3 and 2 * sum(bool(_CODE_LIKE.search(raw[j])) for j in run) >= len(run) and \
+        if len(run) >= 3 and 2 * sum(code[j] for j in run) >= len(run) and \
                 (not li or any(_PASTE_POINTER.search(p) and not names_consulted(p) and
                                (not persona or _FIRST_PERSON.search(p))  # the line above the run or its paste
                                for p in {lines[li - 1][-1].text, lines[first - 1][-1].text})) and \
