@@ -2066,6 +2066,18 @@ def test_an_error_pasted_first_opens_the_paste() -> None:
     assert [got[t] for t in trace] == ["D"] * 4
 
 
+def test_a_frame_that_reads_as_a_form_inside_a_pasted_trace_is_part_of_the_paste() -> None:
+    trace = ["panic: assignment to entry in nil map", "goroutine 23 [running]:", "main.(*Aggregator).",
+             "Add(0xc00012a000, {0xc000016120, 0x7}, 0x3)", "\t/home/dev/agg/aggregator.go:27 +0x8c",
+             "main.worker(0xc00012a000, 0xc000102060)", "\t/home/dev/agg/main.go:44 +0xd1"]
+    got = dict(codes("\n".join(trace) + "\n\nI thought the zero value of a map was usable? what am I missing here"))
+    assert [got[t.strip()] for t in trace] == ["D"] * len(trace)
+    assert got["I thought the zero value of a map was usable? what am I missing here"] == "D"
+    schema = ["{", '"supplier_name": string,', '"net_total": number', "}"]
+    got = dict(codes("Extract the invoice's fields.\nSchema:\n" + "\n".join(schema)))
+    assert [got[t] for t in schema] == ["O"] * len(schema)  # a form stays the form
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

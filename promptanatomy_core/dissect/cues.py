@@ -557,7 +557,8 @@ def without_chat_markers(text: str) -> str:
 
 
 #: A chat question typed without its mark: "why am i getting this error", "how do i undo my last commit".
-_BARE_QUESTION = _rx(r"^\W*(?:why (?:am|is|are|does|do|did|can't|won't|isn't|doesn't) |how (?:do|can|should) (?:i|we) |"
+_BARE_QUESTION = _rx(r"(?:^|[?!]\s+)\W*(?:why (?:am|is|are|does|do|did|can't|won't|isn't|doesn't) |"
+                     r"how (?:do|can|should) (?:i|we) |what (?:am|are|do|should|can) (?:i|we) |"
                      r"what(?:'s| is) (?:the|a|wrong)\b|(?:is|are|was|does|did|should|would) (?:this|these|that|"
                      r"it|my|there)\b)[^.!?:]*$")
 #: A request after the background it gives: "me and 3 friends rented a cabin, help me figure out who owes who".
@@ -621,7 +622,7 @@ def cues_of(text: str) -> set[Component]:
     rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I) and len(head.split()) > 2 and \
         not re.search(r"\b(?:i|my|we|our|this)\b", head, re.I)  # "Why does this job fail?", "Why?": the user's question
     if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical) or \
-            _BARE_QUESTION.match(head) or _HELP_ME.search(head) or _SHOWS_THIS.search(head) or \
+            _BARE_QUESTION.search(head) or _HELP_ME.search(head) or _SHOWS_THIS.search(head) or \
             foreign and languages.DIRECTIVE.search(head):
         found.add(D)
     if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", head))) or OPTIONS.search(head) or \

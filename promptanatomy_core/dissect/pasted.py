@@ -286,10 +286,23 @@ _PASTE_POINTER = re.compile(r":\s*$|\b(?:this|these|below|following|here)\b|\b(?
                             r"\b(?:crash|fail|throw|segfault|hang|exception|warning|traceback)\w*", re.I)
 
 
-def _may_be_pasted(line: list[Sent], labels: dict[int, set[Component]], code_like: bool) -> bool:
-    """Whether a line may belong to a paste: left as background, or code an earlier pass read as the task; no slot."""
-    return all(not PLACEHOLDER.search(m.text) and (labels[m.index] == {A} or labels[m.index] == {D} and code_like)
-               for m in line)
+#: Four words in a row: prose, not a line of code or a log.
+_PROSE = re.compile(r"\b[^\W\d_]+(?:\s+[^\W\d_]+){3}\b")
+
+
+def _may_be_pasted(line: list[Sent], labels: dict[int, set[Component]], code_like: bool,
+                   amid_background: bool = False) -> bool:
+    """Whether a line may belong to a paste: left as background, or code an earlier pass read as the task, or as the
+    form when it stands alone between background lines ("Add(0xc00012a000, {0xc000016120, 0x7}, 0x3)" in a stack
+    trace); no slot."""
+    return all(not PLACEHOLDER.search(m.text) and (labels[m.index] == {A} or labels[m.index] == {D} and code_like or
+                                                   labels[m.index] == {O} and code_like and amid_background and
+                                                   not _PROSE.search(m.text)) for m in line)
+
+
+def _background(line: list[Sent], labels: dict[int, set[Component]]) -> bool:
+    """Whether every sentence of a line is left as background."""
+    return all(labels[m.index] == {A} for m in line)
 
 
 def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]], raw: list[str],
@@ -307,7 +320,9 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
             li = 1
             continue
         end = li
-        while end < len(lines) and _may_be_pasted(lines[end], labels, code[end]) and \
+        while end < len(lines) and _may_be_pasted(lines[end], labels, code[end], end > li and end + 1 < len(lines) and
+                                                  _background(lines[end - 1], labels) and
+                                                  _background(lines[end + 1], labels)) and \
                 not (end > li and blank_before[lines[end][0].index] and not code[end] and not bare_label(raw[end])):
             end += 1  # a paragraph of prose ends the run
         first, last = li, end
