@@ -2078,6 +2078,26 @@ def test_a_frame_that_reads_as_a_form_inside_a_pasted_trace_is_part_of_the_paste
     assert [got[t] for t in schema] == ["O"] * len(schema)  # a form stays the form
 
 
+def test_few_shot_pairs_keyed_in_chinese_japanese_or_vietnamese_are_the_examples() -> None:
+    got = dict(codes("请将新闻标题分类为以下类别之一：财经、体育、科技。只输出类别名称。\n标题：央行宣布下调存款准备金率\n"
+                     "类别：财经\n标题：国足客场两球不敌日本队\n类别：体育\n标题：{标题}\n类别："))
+    assert [got[t] for t in ("标题：央行宣布下调存款准备金率", "类别：财经", "标题：国足客场两球不敌日本队", "类别：体育",
+                             "标题：{标题}")] == ["E", "E", "E", "E", "D"]
+    assert got["请将新闻标题分类为以下类别之一：财经、体育、科技。只输出类别名称。"] == "DO"  # two sentences, two jobs
+    got = dict(codes("レビュー文からキーワードを3つ抽出してください。\n例1\nレビュー：軽くて持ち運びやすい。\n"
+                     "キーワード：軽い\n例2\nレビュー：音質はいい。\nキーワード：音質\n"
+                     "では、次のレビューからキーワードを抽出してください。\nレビュー：{レビュー}\nキーワード："))
+    assert [got[t] for t in ("例1", "レビュー：軽くて持ち運びやすい。", "キーワード：軽い", "例2")] == ["E"] * 4
+    got = dict(codes("Phân loại cảm xúc của đánh giá.\nĐánh giá: Phở ngon.\nCảm xúc: tích cực\n"
+                     "Đánh giá: Chờ 40 phút.\nCảm xúc: tiêu cực\nĐánh giá: {danh_gia}\nCảm xúc:"))
+    assert [got[t] for t in ("Đánh giá: Phở ngon.", "Cảm xúc: tích cực", "Đánh giá: {danh_gia}")] == ["E", "E", "D"]
+
+
+def test_a_japanese_persona_described_in_a_second_sentence_stays_the_role() -> None:
+    got = dict(codes("あなたは日本の商社で20年働いている秘書です。ビジネス敬語に精通しています。\n取引先へのメールを作成してください。"))
+    assert got["あなたは日本の商社で20年働いている秘書です。ビジネス敬語に精通しています。"] == "R"
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

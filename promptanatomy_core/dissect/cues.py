@@ -497,7 +497,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (languages.ROLE_HEADING, R),
     (languages.TASK_HEADING, D),
 )
-_KEY = re.compile(r"^[\s*>\-]*([A-Z][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)
+_KEY = re.compile(r"^[\s*>\-]*([A-ZÀ-ÖØ-ÞĐА-ЯЁ][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)  # "Đánh giá: …", "Резюме:"
 
 
 #: A line of SQL (or another language that shouts its keywords): no instruction, whatever its first word.

@@ -32,7 +32,7 @@ _CJK = Script(
                     r"日本語で|英語で|有効数字|JSON|用中文|中文回答|英文回答|列表|表格|编号|編號|不超过|不超過|格式|语气|"
                     r"語氣|简洁|簡潔|一行で|markdown|只输出|只輸出|只回复|只回覆|只返回|不要解释|不要解釋|だけを出力|"
                     r"のみを出力|説明は不要|回复要求|回答要求|输出要求|回复格式|称呼", re.I),
-    example=re.compile(r"^\W*(?:例|例えば|示例|例子|例如|范例|範例)\s*[:：]"))
+    example=re.compile(r"^\W*(?:(?:例|示例|例子|范例|範例)\s*\d+\s*[:：]?\s*$|(?:例|例えば|示例|例子|例如|范例|範例)\s*[:：])"))
 _KOREAN = Script(
     letters=re.compile(r"[\uac00-\ud7af]"),  # Hangul syllables
     role=re.compile(r"^\W*(?:당신은|너는|넌)\s[^.?!]{1,80}(?:입니다|이다|야|이야)[.!]?\s*$"),
@@ -41,7 +41,7 @@ _KOREAN = Script(
     prohibition=re.compile(r"마세요|말아\s?주세요|말\s?것|지\s?마|금지|만\s?사용|하지\s?않"),
     form=re.compile(r"표로|자\s?이내|글자|단어\s?이내|문장\s?이내|문장으로|존댓말|반말|목록|번호를|형식|JSON|"
                     r"마크다운|한국어로|영어로", re.I),
-    example=re.compile(r"^\W*(?:예시|예)\s*[:：]"))
+    example=re.compile(r"^\W*(?:예시|예)\s*\d*\s*[:：]|^\W*예시\s*\d+\s*$"))
 _ARABIC = Script(
     letters=re.compile(r"[\u0600-\u06ff]"),
     role=re.compile(r"^\W*(?:أنت|انت)\s"),
@@ -73,8 +73,26 @@ def script_of(text: str) -> Script | None:
     return next((s for s in _SCRIPTS if len(s.letters.findall(text)) >= max(latin, 1)), None)
 
 
+#: Where one sentence of a script ends inside what the splitter keeps as one ("。", "！", "？").
+_FULL_STOP = re.compile(r"(?<=[。！？])")
+
+
 def cues(text: str, script: Script) -> set[Component]:
-    """The components a sentence in ``script`` signals by its own wording."""
+    """The components a sentence in ``script`` signals by its own wording; several sentences the splitter kept as
+    one do both jobs when one asks for a task and another for the form ("请写一条 SQL，…。只输出 SQL，不要解释。"),
+    and describe the persona when the first gives it ("あなたは…秘書です。ビジネス敬語に精通しています。")."""
+    found = _cues(text, script)
+    parts = [_cues(part, script) for part in _FULL_STOP.split(text) if part.strip()]
+    if len(parts) < 2:
+        return found
+    if parts[0] == {Component.ROLE}:
+        return parts[0]
+    both = {Component.DIRECTIVE, Component.OUTPUT_FORMATTING}
+    return found | both if all(any(c in part for part in parts) for c in both) else found
+
+
+def _cues(text: str, script: Script) -> set[Component]:
+    """The components one sentence in ``script`` signals by its own wording."""
     text = _HARAKAT.sub("", text)
     if script.example.match(text):
         return {Component.EXAMPLES}
