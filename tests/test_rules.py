@@ -2098,6 +2098,29 @@ def test_a_japanese_persona_described_in_a_second_sentence_stays_the_role() -> N
     assert got["あなたは日本の商社で20年働いている秘書です。ビジネス敬語に精通しています。"] == "R"
 
 
+def test_section_headings_in_more_languages_name_their_component() -> None:
+    got = dict(codes("## Chi sei\nSei Beatrice, la guida virtuale del museo.\n## Cosa fai\nRispondi alle domande dei "
+                     "visitatori.\n## Come rispondi\nUsa un italiano semplice e caloroso."))
+    assert [got[t] for t in ("## Chi sei", "## Cosa fai", "## Come rispondi", "Usa un italiano semplice e caloroso.")] \
+        == ["R", "D", "O", "O"]
+    got = dict(codes("### Rola\nJesteś asystentem sklepu ModaPL.\n### Zadanie\nPomagasz klientom w zwrotach.\n"
+                     "### Styl odpowiedzi\nPisz uprzejmie."))
+    assert [got[t] for t in ("### Zadanie", "Pomagasz klientom w zwrotach.", "### Styl odpowiedzi", "Pisz uprzejmie.")] \
+        == ["D", "D", "O", "O"]
+    got = dict(codes("# 角色\n你是橙意家居的在线客服。\n# 任务\n回答顾客关于商品和物流的问题。"))
+    assert [got["# 任务"], got["回答顾客关于商品和物流的问题。"]] == ["D", "D"]
+    assert dict(codes("You are Chotu, a support bot. Help customers with late orders.\n\n"
+                      "## How you talk\nKeep replies short."))["## How you talk"] == "O"
+
+
+def test_a_condition_in_another_language_makes_its_instruction_a_rule() -> None:
+    for condition in ("Wenn ein Kunde einen Zählerstand mitteilen möchte, frage nach der Zählernummer.",
+                      "Si les extraits ne permettent pas de répondre, dis-le clairement.",
+                      "如果顾客询问商品尺寸，请直接给出长宽高。"):
+        got = dict(codes("# Aufgabe\nBeantworte Fragen von Kunden.\n" + condition))
+        assert got[condition] == "A", condition
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

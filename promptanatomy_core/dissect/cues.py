@@ -468,7 +468,7 @@ ASSISTANT_TITLE = _rx(r"^#{1,2}\s.*\b(?:assistant|master|agent|bot|companion|coa
                       r"copilot)\s*(?:[—–|-]\s*[^—–|-]*)?$")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
-    (_rx(r"how to (?:respond|reply|speak|talk|write|sound|answer)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|"
+    (_rx(r"how to (?:respond|reply|speak|talk|write|sound|answer)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|how you (?:talk|speak|sound|write|reply|respond|answer)\b|"
          r"\bfinal (?:summary|message|answer|report)\b"), O),
     (_rx(r"\bprocedures?\b|\bfinishing\b|how to handle (?:a|the|each|every) (?:request|ticket|call|case)|"
          r"\brunning the (?:game|session|call)\b"), D),
@@ -628,7 +628,7 @@ def cues_of(text: str) -> set[Component]:
     if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", head))) or OPTIONS.search(head) or \
             foreign and languages.OUTPUT.search(head):
         found.add(O)
-    if INFO.search(head):
+    if INFO.search(head) or foreign and languages.CONDITION.match(head):
         found.add(A)
     if re.match(CLOSING_CONTENT, head, re.I):
         found |= {D, O}
@@ -671,7 +671,7 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
             return {D, A}  # the task, with a constraint on it
-        return {A} if INFO.match(text) else {D}
+        return {A} if INFO.match(text) or languages.CONDITION.match(text) and languages.foreign(text) else {D}
     return cues
 
 

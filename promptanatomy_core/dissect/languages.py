@@ -200,21 +200,33 @@ OUTPUT = Folded(
     r"списк\w*|\bна (?:русском|английском)\b|\bкратк\w*|\bстил\w*|\bтон\w*",
 )
 
+#: A condition opening a sentence: what it asks is a rule for that case ("Wenn ein Kunde …, frage nach …").
+CONDITION = re.compile(r"^[\s>*\-•\d.)]*(?:wenn|falls|sofern|si|s'il|cuando|quando|caso|indien|jeśli|jeżeli|"
+                       r"gdy|если|когда|eğer|nếu|khi|jika|kalau|apabila|bila)\b", re.I)
+
 #: A negation: an instruction that holds one is a rule ("Nenne niemals Preise …", "Ne propose pas …").
 NEGATION = re.compile(r"\b(?:niemals|nie|nicht|keine?[nmrs]?|jamais|ne|pas|nunca|no|nada|mai|non|nooit|niet|geen|"
                       r"aldrig|inte|ikke|nigdy|jangan|tidak|asla|никогда|не)\b", re.I)
 
 #: Headings of a section on the persona, the task and the demonstrations ("## Rolle", "## Aufgabe", "Ejemplos:").
-ROLE_HEADING = re.compile(r"\b(?:rolle|rôle|rol|ruolo|papel|personnage|personaje|personaggio)\b", re.I)
+ROLE_HEADING = re.compile(r"\b(?:rolle|rôle|rol|rola|роль|ruolo|papel|personnage|personaje|personaggio|chi sei|"
+                          r"wer du bist|qui es-tu|quién eres|quem (?:você é|és)|kim(?:sin| olduğun)|vai trò|角色|役割|"
+                          r"역할|الدور|भूमिका|peran)\b", re.I)
 TASK_HEADING = re.compile(r"\b(?:aufgabe|auftrag|tâche|mission|tarea|tarefa|compito|objectif|objetivo|obiettivo|"
                           r"anweisungen|consignes|instrucciones|istruzioni|instruções|taak|opdracht|instructies|"
-                          r"déroulement|ablauf|procedimiento|procedura)\b",
+                          r"déroulement|ablauf|procedimiento|procedura|zadanie|задача|задание|инструкци\w*|görev\w*|"
+                          r"nhiệm vụ|tugas|任务|任務|要求|タスク|指示|依頼内容|과제|작업|지시|مهمت\w*|कार्य|"
+                          r"cosa fai|was du tust|ce que tu fais|qué haces|o que (?:você )?faz)\b",
                           re.I)
-EXAMPLE_HEADING = re.compile(r"\b(?:beispiele?|exemples?|ejemplos?|esempi|esempio|exemplos?|voorbeelden)\b", re.I)
+EXAMPLE_HEADING = re.compile(r"\b(?:beispiele?|exemples?|ejemplos?|esempi|esempio|exemplos?|voorbeelden|przykład\w*|"
+                             r"пример\w*|örnek\w*|ví dụ|contoh|示例|例子|例|예시|أمثلة|مثال|उदाहरण)\b", re.I)
 
 #: Headings of a section on the answer's form.
-OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|formato|format|ton|tono|antwortformat|réponse|respuesta|"
-                            r"risposta|resposta|stijl|opmaak|antwoord)\b", re.I)
+OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|styl|стиль|формат|formato|format|ton|tono|antwortformat|réponse|"
+                            r"respuesta|risposta|resposta|stijl|opmaak|antwoord|odpowied\w*|ответ\w*|yanıt\w*|"
+                            r"cevap\w*|üslup|回复要求|回答要求|输出要求|输出格式|回复格式|格式|出力形式|回答形式|出力|"
+                            r"형식|답변|말투|الأسلوب|التنسيق|शैली|gaya|come rispondi|wie du antwortest|"
+                            r"comment (?:tu )?répond\w*|cómo respond\w*|como respond\w*)\b", re.I)
 
 #: An introduction of the material the task works on: "Voici le texte :", "Hier ist ein Ticket:", "Aquí tienes …".
 INTRO = re.compile(_LEAD + r"(?:voici|voilà|hier (?:ist|sind)|anbei|aquí (?:está|están|tienes|va)|a continuación|"
