@@ -2121,6 +2121,40 @@ def test_a_condition_in_another_language_makes_its_instruction_a_rule() -> None:
         assert got[condition] == "A", condition
 
 
+@pytest.mark.parametrize("sentence, want", [
+    ("Tu trabajo es ayudar a las personas a cocinar.", "D"),
+    ("Твоя задача — отвечать на вопросы учеников.", "D"),
+    ("Görevin, müşterilere tur paketleri hakkında bilgi vermek.", "D"),
+    ("Nhiệm vụ của bạn là giải thích cách tính thuế.", "D"),
+    ("Você classifica mensagens de clientes em uma das intenções abaixo.", "D"),
+    ("مهمتك هي مساعدة العملاء.", "D"),
+    ("Hebe hervor, für wen das Produkt geeignet ist.", "D"),
+    ("Отвечай на русском языке.", "O"),
+    ("Объяснение — не длиннее 150 слов.", "O"),
+    ("Примеры кода оформляй в блоках.", "O"),
+    ("Özet en fazla iki cümle olsun ve resmi bir haber dili kullan.", "O"),
+    ("Cevaplarını kısa tut ve müşteriye \"siz\" diye hitap et.", "O"),
+    ("Podaj wyłącznie tłumaczenie.", "O"),
+    ("Odpowiedzi nie powinny przekraczać 5 zdań.", "O"),
+    ("Schreibe in der Du-Form und in einem lockeren, aber nicht albernen Ton.", "O"),
+    ("Le registre doit rester formel, comme dans une correspondance commerciale.", "O"),
+    ("Por un bug en el registro hay emails duplicados.", ""),  # a log, not the register
+    ("Nilaiku paling lemah di matematika dan bahasa Inggris.", ""),  # a school subject, not the reply's language
+])
+def test_task_statements_and_form_words_in_more_languages(sentence: str, want: str) -> None:
+    assert label_code(cues_of(sentence)) == (want or "-")
+
+
+def test_material_under_a_label_in_turkish_russian_or_arabic_is_the_input() -> None:
+    got = dict(codes("Aşağıdaki haberi özetle.\nHaber:\nBelediye yeni bir deniz otobüsü hattı açıyor.\n"
+                     "Bilet ücreti aynı olacak.\nÖzet en fazla iki cümle olsun."))
+    assert [got[t] for t in ("Haber:", "Belediye yeni bir deniz otobüsü hattı açıyor.", "Bilet ücreti aynı olacak.")] \
+        == ["D"] * 3
+    got = dict(codes('Извлеки из текста резюме следующие поля и верни их в формате JSON:\n- "фио" — полное имя;\n'
+                     '- "город" — город проживания.\nРезюме:\nПетрова Анна Сергеевна, Казань.'))
+    assert [got[t] for t in ('- "фио" — полное имя;', "Резюме:", "Петрова Анна Сергеевна, Казань.")] == ["O", "D", "D"]
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

@@ -21,8 +21,8 @@ pero al lo muy mais aux très sont ou auch oder aber
 segue texto testo ecco aqui voici anbei abajo
 alle alla allo agli dei degli delle nei nelle sulla dalla dalle ao aos pelo pela el au
 och att är inte jag ikke jeg eller
-yang untuk dengan saya aku tolong bisa bagaimana tidak kamu anda
-için nasıl
+yang untuk dengan saya aku tolong bisa bagaimana tidak kamu anda di ini itu dari juga
+için nasıl ve bir bu ile gibi olarak
 """.split())
 #: A letter of another alphabet or with a diacritic: Latin-1, Latin Extended-A (ł, ś, ş, ğ, ı), Cyrillic.
 _ACCENT = re.compile(r"[À-ÖØ-öø-ÿĀ-žЀ-ӿ]")
@@ -52,7 +52,7 @@ _IMPERATIVES = (
     "schreib schreibe übersetze übersetz fasse fass erkläre erklär erstelle korrigiere gib hilf beantworte analysiere "
     "formuliere prüfe überprüfe nenne beschreibe vergleiche berechne finde bewerte ordne klassifiziere zeig zeige mach "
     "mache entwirf verfasse liste erwähne extrahiere organisiere plane frage sortiere bedanke entferne ergänze "
-    "bereinige markiere begründe gruppiere ermittle identifiziere kürze überarbeite zähle schlage "
+    "bereinige markiere begründe gruppiere ermittle identifiziere kürze überarbeite zähle schlage hebe betone "
     # Spanish
     "escribe escriba traduce traduzca resume resuma explica explique corrige corrija dame deme ayúdame ayúdeme "
     "redacta redacte haz haga genera genere analiza analice clasifica clasifique responde responda crea cree "
@@ -90,6 +90,7 @@ _IMPERATIVES = (
     # Indonesian
     "tulis tuliskan buat buatkan bikin bikinin ringkas ringkaskan rangkum terjemahkan jelaskan berikan kasih bantu "
     "bantuin perbaiki analisis klasifikasikan jawab hitung cari pilih rencanakan baca periksa cek susun tanyakan "
+    "sebutkan tambahkan kelompokkan "
     # Turkish
     "yaz özetle çevir açıkla ver yap oluştur listele tanımla karşılaştır öner düzelt sınıflandır cevapla yanıtla "
     "hesapla bul seç planla oku hazırla "
@@ -98,12 +99,15 @@ _IMPERATIVES = (
     "составь составьте перечисли опиши сравни предложи помоги помогите исправь исправьте проанализируй "
     "классифицируй ответь ответьте посчитай рассчитай найди выбери спланируй прочитай проверь подготовь "
     "отсортируй отсортируйте выведи выведите сгруппируй укажи укажите выдели перепиши сократи оцени приведи отвечай "
+    "извлеки извлеките "
     "ссылайся"
 ).split()
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
 _FORM_VERBS = frozenset("réponds répondez responde responda rispondi dame deme dammi gib donne donnez geef sluit "
-                        "termine terminez termina beende".split())
+                        "termine terminez termina beende отвечай отвечайте".split())
+#: "Write in …" opens the form, not the task: "Schreibe in der Du-Form …", "Escribe en un tono cercano".
+_WRITE_IN = r"(?!(?:schreib|schreibe|écris|écrivez|escribe|escriba|escreva|scrivi|schrijf)\s+(?:in|en|em|con|mit|met)\s)"
 
 
 def _verbs(words: set[str] | list[str]) -> str:
@@ -112,7 +116,7 @@ def _verbs(words: set[str] | list[str]) -> str:
 
 
 #: A sentence that opens with a task verb: with a form cue it does both jobs ("Schreibe … mit etwa 80 Wörtern").
-TASK_FIRST = re.compile(_LEAD + r"(?:" + _verbs(set(_IMPERATIVES) - _FORM_VERBS) + r"|(?:réponds|répondez|responde|"
+TASK_FIRST = re.compile(_LEAD + _WRITE_IN + r"(?:" + _verbs(set(_IMPERATIVES) - _FORM_VERBS) + r"|(?:réponds|répondez|responde|"
                         r"responda|rispondi|antworte)\s+(?:aux|a las|a los|às|aos|alle|ai|auf)\s+(?:\w+\s+)?(?:questions|"
                         r"demandes|preguntas|consultas|perguntas|dúvidas|domande|richieste|fragen|anfragen)\b)", re.I)
 
@@ -131,10 +135,13 @@ DIRECTIVE = re.compile(
     r"czy możesz|możesz|potrzebuję|pomóż mi|tolong|bisa(?:kah)? (?:kamu|anda)|minta|yardım eder misin|"
     r"yapabilir misin|можешь|можете|помоги мне|мне нужн\w|нужно|ich brauche (?:\w+ ){0,2}hilfe|tugas(?:mu| anda))\b|"
     r"^\W*(?:tu|votre|ton|ta|deine|ihre|su|sua|seu|il tuo|la tua)\s+(?:objectif|tâche|mission|aufgabe|ziel|"
-    r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo|taak|opdracht|doel)\s*(?:(?:est|ist|es|é|è|is)\b|:)|"
+    r"objetivo|tarea|misión|tarefa|missão|compito|obiettivo|taak|opdracht|doel|trabajo|travail|arbeit|lavoro|"
+    r"trabalho|job)\s*(?:(?:est|ist|es|é|è|is)\b|:)|"
+    r"^\W*(?:(?:твоя|ваша)\s+(?:задача|цель|работа)|görev(?:in|iniz)|nhiệm vụ của bạn)\b|"
     r"^\W*(?:du\s+(?:beantwortest|hilfst|unterstützt|berätst)|(?:tu|vous)\s+(?:aides|aidez|réponds|répondez)|"
     r"(?:je|jij|u)\s+(?:helpt|beantwoordt|ondersteunt)|"
-    r"(?:tú\s+)?(?:ayudas|respondes|atiendes)\s|(?:tu\s+)?(?:aiuti|rispondi)\s|você\s+(?:ajuda|responde))|"
+    r"(?:tú\s+)?(?:ayudas|respondes|atiendes)\s|(?:tu\s+)?(?:aiuti|rispondi)\s|"
+    r"você\s+(?:ajuda|responde|classifica|analisa|revisa|escreve|traduz|resume|avalia))|"
     r"\b(?:özetle|çevir|yaz|açıkla|ver|yap|oluştur|listele|karşılaştır|öner|düzelt|hesapla|bul|seç|hazırla)"
     r"(?:ın|in|un|ün|iniz|ınız)?\s*[.!]?\s*$",  # Turkish puts the verb last: "Bu metni özetle."
     re.I)
@@ -142,7 +149,7 @@ DIRECTIVE = re.compile(
 #: The answer's form: tone and register, length, lists, the reply's language, format.
 OUTPUT = Folded(
     r"\b(?:le|un|du|einen|ein|den|der|im|el|il|um|o)\s+(?:ton|tono|tom)\b|\btono\b|(?:^|[,;]\s*)ton\s+\w+|\bstil\b|"
-    r"\bestilo\b|\bstile\b|vouvoiement|tutoiement|vouvoie|tutoie|sie-form|\bper (?:du|sie)\b|\b(?:duzen|siezen)\b|"
+    r"\bestilo\b|\bstile\b|vouvoiement|tutoiement|vouvoie|tutoie|sie-form|du-form|\bper (?:du|sie)\b|\b(?:duzen|siezen)\b|"
     r"\bmit\s+[„\"“]?(?:du|sie)[“\"]?\s+an\b|"
     r"de usted\b|\btutea|"
     r"\b(?:en|auf|in|em|in het)\s+(?:français|anglais|espagnol|allemand|deutsch|englisch|französisch|spanisch|español|"
@@ -174,13 +181,18 @@ OUTPUT = Folded(
     r"\b(?:korte|eenvoudige) zinnen\b|\b(?:eenvoudige|begrijpelijke) taal\b|\btaalniveau\b|"
     r"\bspreek (?:de \w+ )?aan met\b|\b(?:u|je)-vorm\b|\bopsomming\w*\b|"
     r"\b(?:\d+|deux|trois|quatre|cinq|zwei|drei|vier|fünf|dos|tres|cuatro|cinco|duas|três|quatro|due|tre|quattro|"
-    r"cinque|twee|drie|vier|vijf)\s+(?:mots|phrases|paragraphes|lignes|wörter|wörtern|sätze|sätzen|absätze|zeilen|"
+    r"cinque|twee|drie|vier|vijf|iki|üç|dört|beş|dwa|dwóch|trzy|trzech|pięć|pięciu|двух|трёх|трех|пяти)\s+"
+    r"(?:mots|phrases|paragraphes|lignes|wörter|wörtern|sätze|sätzen|absätze|zeilen|zdań|zdania|słów|wyrazów|"
+    r"punktów|cümle|kelime|madde|слов|предложени\w*|абзац\w*|пункт\w*|kata|kalimat|paragraf|poin|từ|câu|"
     r"palabras|frases|"
     r"párrafos|líneas|palavras|parágrafos|linhas|parole|frasi|paragrafi|righe|puces|stichpunkte|stichpunkten|"
     r"woorden|zinnen|alinea's|regels|"
     r"schritte|pasos|étapes|passos|passaggi|punti)\b|"
     r"\b(?:pas plus de|au maximum|maximum|höchstens|maximal|máximo|no más de|no máximo|al massimo|massimo|"
-    r"hoogstens|maximaal|niet meer dan)\s+\d+|"
+    r"hoogstens|maximaal|niet meer dan|не длиннее|не больше|przekraczać)\s+\d+|"
+    r"^\W*(?:podaj|zwróć|napisz|odpowiedz)\s+(?:wyłącznie|tylko)\b|\b(?:yorum|açıklama) ekleme\b|\bkısa tut\b|"
+    r"\bhitap et\b|\b(?:resmi|samimi) bir (?:\w+ )?dil\w*|\bоформ(?:ляй|ляйте|и|ите)\b|\ble registre\b|"
+    r"\bregistre (?:formel|soutenu|familier|courant)\b|\bregistro (?:formal|informal|coloquial|neutro)\b|"
     r"\b\d+\s+(?:mots|wörter|palabras|palavras|parole)\s+(?:max|maximum|maximal|máximo|massimo)\b|"
     r"liste à puces|liste numérotée|stichpunkte|aufzählung|viñetas|pasos numerados|lista numerada|tópicos|"
     r"\b(?:in einfachen worten|en termes simples|con palabras sencillas|in parole semplici|em palavras simples|"
@@ -195,7 +207,7 @@ OUTPUT = Folded(
     # Swedish, Danish, Norwegian, Polish, Indonesian, Turkish, Russian
     r"\bpunktlist\w*|\b(?:högst|max|maks|maksimalt|maximalt|najwyżej|maksymalnie|maksimal|en fazla|не более|"
     r"максимум)\s+\d+|\b(?:på|po)\s+(?:svenska|engelska|dansk|norsk|engelsk|polsku|angielsku)\b|"
-    r"\btabel(?:l|la|i)?\b|\btabeli\b|w formie\b|wypunktowa\w*|\bbahasa (?:indonesia|inggris)\b|"
+    r"\btabel(?:l|la|i)?\b|\btabeli\b|w formie\b|wypunktowa\w*|\b(?:dalam|pakai|gunakan|dengan) bahasa (?:indonesia|inggris|santai|baku|formal)\b|"
     r"\bpoin-poin\b|\bsantai\b|\bsingkat\b|\bakapit\w*|\btytuł\w*|\bngắn gọn\b|\blịch sự\b|\btablo\w*|madde madde|\btürkçe\b|\bingilizce\b|\bв (?:виде )?таблиц\w*|"
     r"списк\w*|\bна (?:русском|английском)\b|\bкратк\w*|\bстил\w*|\bтон\w*",
 )
@@ -242,7 +254,14 @@ INPUT_WORDS = (
     "entrada|producto|"
     "artigo|pergunta|mensagem|avaliação|comentário|dados|parágrafo|receita|produto|"  # Portuguese
     "testo|articolo|domanda|messaggio|recensione|commento|dati|codice|paragrafo|ricetta|prodotto|"  # Italian
-    "tekst|brief|vraag|bericht|recensie|gegevens|zin|alinea|invoer")  # Dutch
+    "tekst|brief|vraag|bericht|recensie|gegevens|zin|alinea|invoer|"  # Dutch
+    "wiadomość|opinia|pytanie|treść|"  # Polish
+    "haber|metin|yorum|mesaj|soru|"  # Turkish
+    "текст|резюме|письмо|отзыв|статья|сообщение|вопрос|описание|"  # Russian
+    "teks|ulasan|pesan|berita|pertanyaan|deskripsi|"  # Indonesian
+    "văn bản|câu hỏi|tin nhắn|bài viết|"  # Vietnamese
+    "النص|الوصف|الرسالة|السؤال|المقال|"  # Arabic
+    "पाठ|प्रश्न|संदेश")  # Hindi
 
 #: Words that point at the material: "questo paragrafo", "esta receta", "cette lettre", "dieser Text".
 POINTER = re.compile(r"\b(?:questo|questa|questi|queste|este|esta|estos|estas|esse|essa|cette|ces|dieser|diese|"
