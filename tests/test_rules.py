@@ -9,7 +9,7 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
-from promptanatomy_core.dissect.cues import OUTPUT, cues_of, opens_material
+from promptanatomy_core.dissect.cues import INPUT_LABEL, OUTPUT, cues_of, opens_material
 from promptanatomy_core.dissect.patterns import alternatives, by_anchor
 from promptanatomy_core.dissect.material import material_lines, runs
 from promptanatomy_core.text import PromptError
@@ -2153,6 +2153,24 @@ def test_material_under_a_label_in_turkish_russian_or_arabic_is_the_input() -> N
     got = dict(codes('Извлеки из текста резюме следующие поля и верни их в формате JSON:\n- "фио" — полное имя;\n'
                      '- "город" — город проживания.\nРезюме:\nПетрова Анна Сергеевна, Казань.'))
     assert [got[t] for t in ('- "фио" — полное имя;', "Резюме:", "Петрова Анна Сергеевна, Казань.")] == ["O", "D", "D"]
+
+
+def test_material_under_a_named_label_with_an_id_and_a_source_is_the_input() -> None:
+    prompt = ("Pick the two letters that should run on Saturday.\n"
+              "Letter A – Brian Coles, Stroud:\nThe Palace closed because nobody went. I'm sorry, but that's the truth.\n"
+              "Letter B – Cllr Ann Tilley, Nailsworth:\nWe shouldn't give up on the building before we've even asked.\n"
+              "Pitch:\nHi team, I'm a Ljubljana-based writer.\n2,000 words, available for June.")
+    got = dict(codes(prompt))
+    assert {t: got[t] for t in ("Letter A – Brian Coles, Stroud:", "The Palace closed because nobody went.",
+                                "I'm sorry, but that's the truth.",
+                                "We shouldn't give up on the building before we've even asked.",
+                                "Hi team, I'm a Ljubljana-based writer.", "2,000 words, available for June.")} == \
+        dict.fromkeys(["Letter A – Brian Coles, Stroud:", "The Palace closed because nobody went.",
+                       "I'm sorry, but that's the truth.",
+                       "We shouldn't give up on the building before we've even asked.",
+                       "Hi team, I'm a Ljubljana-based writer.", "2,000 words, available for June."], "D")
+    assert INPUT_LABEL.match("Letter A – Brian Coles, Stroud:") and INPUT_LABEL.match("Letter 2:")
+    assert not any(INPUT_LABEL.match(t) for t in ("Tables:", "Claims:", "Source excerpts:"))  # no plural read as an id
 
 
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
