@@ -2160,15 +2160,11 @@ def test_material_under_a_named_label_with_an_id_and_a_source_is_the_input() -> 
               "Letter A – Brian Coles, Stroud:\nThe Palace closed because nobody went. I'm sorry, but that's the truth.\n"
               "Letter B – Cllr Ann Tilley, Nailsworth:\nWe shouldn't give up on the building before we've even asked.\n"
               "Pitch:\nHi team, I'm a Ljubljana-based writer.\n2,000 words, available for June.")
+    material = ["Letter A – Brian Coles, Stroud:", "The Palace closed because nobody went.",
+                "I'm sorry, but that's the truth.", "We shouldn't give up on the building before we've even asked.",
+                "Hi team, I'm a Ljubljana-based writer.", "2,000 words, available for June."]
     got = dict(codes(prompt))
-    assert {t: got[t] for t in ("Letter A – Brian Coles, Stroud:", "The Palace closed because nobody went.",
-                                "I'm sorry, but that's the truth.",
-                                "We shouldn't give up on the building before we've even asked.",
-                                "Hi team, I'm a Ljubljana-based writer.", "2,000 words, available for June.")} == \
-        dict.fromkeys(["Letter A – Brian Coles, Stroud:", "The Palace closed because nobody went.",
-                       "I'm sorry, but that's the truth.",
-                       "We shouldn't give up on the building before we've even asked.",
-                       "Hi team, I'm a Ljubljana-based writer.", "2,000 words, available for June."], "D")
+    assert [got[t] for t in material] == ["D"] * len(material)
     assert INPUT_LABEL.match("Letter A – Brian Coles, Stroud:") and INPUT_LABEL.match("Letter 2:")
     assert not any(INPUT_LABEL.match(t) for t in ("Tables:", "Claims:", "Source excerpts:"))  # no plural read as an id
 
