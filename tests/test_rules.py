@@ -2169,6 +2169,15 @@ def test_material_under_a_named_label_with_an_id_and_a_source_is_the_input() -> 
     assert not any(INPUT_LABEL.match(t) for t in ("Tables:", "Claims:", "Source excerpts:"))  # no plural read as an id
 
 
+def test_a_glossary_above_the_text_to_translate_is_consulted_not_translated() -> None:
+    got = dict(codes("Translate the subtitles below into Spanish.\nGlossary (always use these renderings):\n"
+                     "- kelp forest → bosque de kelp\n- sea otter → nutria marina\n1\n00:00:01,200 --> 00:00:03,900\n"
+                     "Every morning the tide pulls back\n2\n00:00:04,100 --> 00:00:06,800\nand the otters wake."))
+    assert [got[t] for t in ("Glossary (always use these renderings):", "- kelp forest → bosque de kelp",
+                             "- sea otter → nutria marina")] == ["A"] * 3
+    assert [got[t] for t in ("Every morning the tide pulls back", "and the otters wake.")] == ["D"] * 2
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

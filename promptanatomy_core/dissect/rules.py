@@ -570,6 +570,11 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
             return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
         if any(m.cues - {A} or labels[m.index] != {A} for m in lines[li]):
             break
+        if lines[li][-1].text.rstrip().endswith(":") and _GLOSSARY.search(lines[li][-1].text):
+            start = li + 1  # "Glossary (always use these renderings):" and its items are consulted
+            while start < end and _LIST_ITEM_OR_QUOTE.match(lines[start][0].text):
+                start += 1
+            break
         start = li
     trailing = [m for line in lines[start:end] for m in line]
     earlier = [m for line in lines[:start] for m in line]
@@ -582,6 +587,8 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
             labels[m.index] = {D}
 
 
+#: A label over the renderings a translation must use: consulted, not translated.
+_GLOSSARY = re.compile(r"\b(?:glossary|terminology|termbase|term list|glossaire|glosario|glossar|glossario)\b", re.I)
 #: The user speaking about themselves: background, not pasted material ("I'm on Ubuntu 22.04 …").
 _ABOUT_ME = re.compile(r"^\W*(?:i|i'm|i've|i'd|my|we|we're|our|me)\b", re.I)
 
