@@ -2178,6 +2178,16 @@ def test_a_glossary_above_the_text_to_translate_is_consulted_not_translated() ->
     assert [got[t] for t in ("Every morning the tide pulls back", "and the otters wake.")] == ["D"] * 2
 
 
+def test_a_pasted_table_with_columns_aligned_by_spaces_is_the_input() -> None:
+    rows = ["north  central  south", "smoker       34      51      22", "nonsmoker   166     149     178"]
+    got = dict(codes("quick q - i have this 2x3 table of smoking status by region\n" + "\n".join(rows) +
+                     "\n\njust give me the test stat and p"))
+    assert [got[t] for t in rows] == ["D"] * len(rows)
+    rows = ["age10            0.1820     0.0510   3.569 0.000358 ***", "los_days         0.0630     0.0190   3.316"]
+    got = dict(codes("Can you interpret this logistic regression output?\n" + "\n".join(rows * 2)))
+    assert [got[t] for t in rows] == ["D"] * len(rows)
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]
