@@ -2188,6 +2188,17 @@ def test_a_pasted_table_with_columns_aligned_by_spaces_is_the_input() -> None:
     assert [got[t] for t in rows] == ["D"] * len(rows)
 
 
+def test_a_bracketed_heading_in_capitals_that_names_a_section_opens_it() -> None:
+    prompt = ("[CHARACTER]\nYou are Brannoc, a one-eyed dwarven blacksmith.\n[SCENE]\n"
+              "The player has just walked into your forge.\n[VOICE]\nSpeak in short, gruff lines.\n"
+              "Put any physical action in asterisks.\n[INPUT]\n{player_message}")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("[CHARACTER]", "[VOICE]", "Put any physical action in asterisks.")] == ["R", "O", "O"]
+    assert [got["[INPUT]"], got["{player_message}"]] == ["D", "D"]
+    got = dict(codes("Which response is better?\n[Response A]\nUse reversed(x).\n[Response B]\nUse x[::-1]."))
+    assert [got["[Response A]"], got["Use reversed(x)."]] == ["D", "D"]  # a label of the material judged
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

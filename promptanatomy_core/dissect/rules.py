@@ -920,11 +920,20 @@ def _line_component(line: list[Sent], own: list[set[Component]], section: Compon
     return None
 
 
+def _bracket_section(text: str) -> bool:
+    """A section heading in square brackets: in capitals and naming no input ("[WORLD]", "[VOICE]"), or naming the
+    persona or the demonstrations ("[Calibration example]"); "[Response A]" and "[INPUT]" label material."""
+    bracket = re.match(r"^\s*\[([^\]]{1,40})\]\s*$", text)
+    return bool(bracket) and (bracket.group(1).isupper() and not INPUT_LABEL.match(bracket.group(1) + ":") or
+                              heading_topic(bracket.group(1)) in (R, E))
+
+
 def _input_label_line(text: str) -> bool:
     """A line that only labels the material below it: "[User question]", "<conversation>", "backup.sh:"."""
     tag = OPENING_TAG.match(text)
     heading = re.match(r"^\s*#{1,6}\s+(.+)$", text)
-    return bool(re.match(r"^\s*\[[^\]]{1,40}\]\s*$", text) or FILE_LABEL.match(text) or
+    bracket = re.match(r"^\s*\[([^\]]{1,40})\]\s*$", text)  # "[User question]", not "[WORLD]" or "[Example]"
+    return bool(bracket and not _bracket_section(text) or FILE_LABEL.match(text) or
                 (heading and not re.search(r"[:(),]", heading.group(1).rstrip(": ")) and
                  not REFERENCE.search(heading.group(1)) and
                  INPUT_LABEL.match(heading.group(1).rstrip(": ") + ":")) or
@@ -1021,11 +1030,13 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[Sent]]:
         # a quoted value under a plain label: 'Dictation: "Forty-two-year-old male …'
         quoted = bool(key and len(key[1]) > 20 and key[1][:1] in "\"“«„" and not cues_of(key[0]))
         bare = s.text.lstrip("# ")  # "### Input:" on its own line labels the input below it
+        nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
         is_input = bool(INPUT_LABEL.match(s.text) or (bare != s.text and bare.rstrip().endswith(":") and
                                                       INPUT_LABEL.match(bare)) or
-                        PLACEHOLDER.fullmatch(s.text.strip()) and not FORM_SLOT.fullmatch(s.text.strip()) or
+                        PLACEHOLDER.fullmatch(s.text.strip()) and not FORM_SLOT.fullmatch(s.text.strip()) and
+                        not (_bracket_section(s.text) and heading_topic(s.text) and nxt and
+                             not PLACEHOLDER.search(nxt)) or
                         s.text.startswith("```") or (last and OPEN_SLOT.match(s.text)) or key_slot or quoted)
-        nxt = sentences[i + 1].text.strip("\"'“” ") if not last else ""
         label_above = bool(HEADING.match(s.text) and not CLOSING_TAG.match(s.text) and PLACEHOLDER.fullmatch(nxt)
                            and "\n" in prompt[s.end:sentences[i + 1].start]) or _input_label_line(s.text)
         # "Plan: {plan_name}" above "User: {q}" is a fact about the setting
