@@ -2199,6 +2199,19 @@ def test_a_bracketed_heading_in_capitals_that_names_a_section_opens_it() -> None
     assert [got["[Response A]"], got["Use reversed(x)."]] == ["D", "D"]  # a label of the material judged
 
 
+def test_how_to_play_opens_the_task_and_a_theme_or_premise_is_what_to_write_about() -> None:
+    got = dict(codes("You are Brannoc, a dwarven blacksmith.\n\n# How to play\nRespond to the player as Brannoc.\n"
+                     "The player's first line will follow."))
+    assert [got["# How to play"], got["The player's first line will follow."]] == ["D", "D"]
+    got = dict(codes("Write an acrostic poem where the first letters spell out AUTUMN.\n"
+                     "Theme: the last day at a summer job."))
+    assert got["Theme: the last day at a summer job."] == "D"
+    got = dict(codes("Write flavour text for the cards listed below.\nHere are two finished cards for the tone:\n"
+                     "Card: Smoke Bellows — \"Calm bees are productive bees.\"\nCards needing flavour text:\n- Hive Tax"))
+    assert got["Here are two finished cards for the tone:"] == "E"
+    assert [got["Cards needing flavour text:"], got["- Hive Tax"]] == ["D", "D"]  # the examples end there
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

@@ -238,7 +238,7 @@ INPUT_LABEL = _rx(r"^(?![^:]*\binternal\b)[\s*>\-]*(?:now\s+complete\s+the\s+que
                   r"report|error|traceback|stack trace|excerpt|dictation|(?:meeting|call|session|interview|discharge|"
                   r"clinical|case|"
                   r"my|our)\s+notes?|notes(?=\s*:\s*\S)|description|statement|claim|source|target|word|term|topic|"
-                  r"season|subject|"
+                  r"season|subject|theme|premise|"
                   r"title|url|file|season|product|recipe|item|items|search results|documents|invoice(?: text)?|"
                   r"user|customer|human|latin text|english|french|german|spanish|s|n|(?:product|order|item|event|job|"
                   r"booking|trip) details|specs|specifications|sheet|commits|options|"
@@ -438,6 +438,7 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"here(?:'s| is) (?:the|a) (?:kind|sort|type) of (?:thing|\w+) (?:i|we) (?:like|love|want|mean)\b|"
                     r"here(?:'s| are| is)\b[^.]{0,60}\b(?:so (?:that )?you get the idea|to give you (?:an|the) idea|"
                     r"to show (?:you )?(?:the|my|our) (?:vibe|style|tone|voice))\b|"
+                    r"here(?:'s| are| is)\b[^.]{0,60}\bfor (?:the |a )?(?:tone|style|vibe|voice|feel)\b\s*:?\s*$|"
                     r"\bso (?:that )?you can (?:match|copy|follow|see) (?:the|my|our) (?:style|tone|format)\b|"
                     r"here(?:'s| are| is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"
                     r"samples?|demonstrations?)|here(?:'s| is| are) [^.:]{0,40}\bin (?:our|my) (?:voice|style|tone)\b|"
@@ -473,7 +474,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"how to (?:respond|reply|speak|talk|write|sound|answer)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|how you (?:talk|speak|sound|write|reply|respond|answer)\b|"
          r"\bfinal (?:summary|message|answer|report)\b"), O),
     (_rx(r"\bprocedures?\b|\bfinishing\b|how to handle (?:a|the|each|every) (?:request|ticket|call|case)|"
-         r"\brunning the (?:game|session|call)\b"), D),
+         r"\brunning the (?:game|session|call)\b|how the game works|how to play\b"), D),
     (_rx(r"how to (?:behave|handle)"), A),
     (_rx(r"\b(?:text|listing|code|message|post|essay|email|document|article|draft)s? to (?:review|translate|"
          r"summari[sz]e|check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|"

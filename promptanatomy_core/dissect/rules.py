@@ -346,7 +346,8 @@ class RulesDissector(Dissector):
         if PLACEHOLDER.search(first.text) or (first.input_label and (li == len(lines) - 1 or next_is_slot or
                                                                      first.text.lstrip().startswith("#"))):
             return True  # the open query, its slot, or a markdown heading over the input ("## Ticket")
-        if re.match(r"^\W*now\b", first.text, re.I) or (is_imperative(first.text) and key_value(first.text) is None):
+        if re.match(r"^\W*now\b", first.text, re.I) or (is_imperative(first.text) and key_value(first.text) is None) \
+                or _ITEMS_TO_DO.match(first.text):
             return True
         return blank_before[first.index] and bool(first.cues - {E} or re.match(r"^\W*no\s+[a-z]", first.text, re.I))
 
@@ -587,6 +588,10 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
             labels[m.index] = {D}
 
 
+#: A label over the items the task is still to work on: "Cards needing flavour text:", "Products to describe:".
+_ITEMS_TO_DO = re.compile(r"^\W*[\w' -]{1,40}?\b(?:needing|that (?:still )?need|still to|to (?:write|describe|translate|"
+                          r"review|rewrite|summari[sz]e|classify|label|grade|score|fix|check|name|caption))\b[^:]{0,40}:\s*$",
+                          re.I)
 #: A label over the renderings a translation must use: consulted, not translated.
 _GLOSSARY = re.compile(r"\b(?:glossary|terminology|termbase|term list|glossaire|glosario|glossar|glossario)\b", re.I)
 #: The user speaking about themselves: background, not pasted material ("I'm on Ubuntu 22.04 …").
