@@ -2212,6 +2212,11 @@ def test_how_to_play_opens_the_task_and_a_theme_or_premise_is_what_to_write_abou
     assert [got["Cards needing flavour text:"], got["- Hive Tax"]] == ["D", "D"]  # the examples end there
 
 
+def test_a_user_pasting_a_text_in_spanish_or_italian_introduces_it() -> None:
+    for intro in ("Te copio el texto:", "Ti incollo le prime voci qui sotto.", "Je te colle le message :"):
+        assert label_code(cues_of(intro)) == "D", intro
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

@@ -242,6 +242,8 @@ OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|styl|стиль|форма�
 
 #: An introduction of the material the task works on: "Voici le texte :", "Hier ist ein Ticket:", "Aquí tienes …".
 INTRO = re.compile(_LEAD + r"(?:voici|voilà|hier (?:ist|sind)|anbei|aquí (?:está|están|tienes|va)|a continuación|"
+                   r"(?:te|le|os) (?:copio|pego|paso)|je (?:te|vous) (?:copie|colle)|ti (?:copio|incollo)|"
+                   r"(?:te|lhe) (?:copio|colo|mando)|"
                    r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue|hier is|hierbij)\b|\b(?:ci-dessous|unten|"
                    r"abajo|a continuación|qui sotto|abaixo|hieronder)\s*:?\s*$", re.I)
 
