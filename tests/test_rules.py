@@ -2105,8 +2105,8 @@ def test_section_headings_in_more_languages_name_their_component() -> None:
         == ["R", "D", "O", "O"]
     got = dict(codes("### Rola\nJesteś asystentem sklepu ModaPL.\n### Zadanie\nPomagasz klientom w zwrotach.\n"
                      "### Styl odpowiedzi\nPisz uprzejmie."))
-    assert [got[t] for t in ("### Zadanie", "Pomagasz klientom w zwrotach.", "### Styl odpowiedzi", "Pisz uprzejmie.")] \
-        == ["D", "D", "O", "O"]
+    polish = ("### Zadanie", "Pomagasz klientom w zwrotach.", "### Styl odpowiedzi", "Pisz uprzejmie.")
+    assert [got[t] for t in polish] == ["D", "D", "O", "O"]
     got = dict(codes("# 角色\n你是橙意家居的在线客服。\n# 任务\n回答顾客关于商品和物流的问题。"))
     assert [got["# 任务"], got["回答顾客关于商品和物流的问题。"]] == ["D", "D"]
     assert dict(codes("You are Chotu, a support bot. Help customers with late orders.\n\n"
@@ -2157,7 +2157,8 @@ def test_material_under_a_label_in_turkish_russian_or_arabic_is_the_input() -> N
 
 def test_material_under_a_named_label_with_an_id_and_a_source_is_the_input() -> None:
     prompt = ("Pick the two letters that should run on Saturday.\n"
-              "Letter A – Brian Coles, Stroud:\nThe Palace closed because nobody went. I'm sorry, but that's the truth.\n"
+              "Letter A – Brian Coles, Stroud:\n"
+              "The Palace closed because nobody went. I'm sorry, but that's the truth.\n"
               "Letter B – Cllr Ann Tilley, Nailsworth:\nWe shouldn't give up on the building before we've even asked.\n"
               "Pitch:\nHi team, I'm a Ljubljana-based writer.\n2,000 words, available for June.")
     material = ["Letter A – Brian Coles, Stroud:", "The Palace closed because nobody went.",
@@ -2207,7 +2208,8 @@ def test_how_to_play_opens_the_task_and_a_theme_or_premise_is_what_to_write_abou
                      "Theme: the last day at a summer job."))
     assert got["Theme: the last day at a summer job."] == "D"
     got = dict(codes("Write flavour text for the cards listed below.\nHere are two finished cards for the tone:\n"
-                     "Card: Smoke Bellows — \"Calm bees are productive bees.\"\nCards needing flavour text:\n- Hive Tax"))
+                     "Card: Smoke Bellows — \"Calm bees are productive bees.\"\n"
+                     "Cards needing flavour text:\n- Hive Tax"))
     assert got["Here are two finished cards for the tone:"] == "E"
     assert [got["Cards needing flavour text:"], got["- Hive Tax"]] == ["D", "D"]  # the examples end there
 
@@ -2215,6 +2217,17 @@ def test_how_to_play_opens_the_task_and_a_theme_or_premise_is_what_to_write_abou
 def test_a_user_pasting_a_text_in_spanish_or_italian_introduces_it() -> None:
     for intro in ("Te copio el texto:", "Ti incollo le prime voci qui sotto.", "Je te colle le message :"):
         assert label_code(cues_of(intro)) == "D", intro
+
+
+def test_sentences_describing_the_persona_in_other_languages_are_the_role() -> None:
+    for persona, trait in (("Eres Doña Lupita, cocinera de Oaxaca.", "Hablas con cariño y con expresiones de Oaxaca."),
+                           ("Ты — преподаватель Python.", "У тебя десять лет опыта преподавания."),
+                           ("Tu es Camille, fromagère à Lyon.", "Tu connais plus de 400 fromages.")):
+        got = dict(codes(persona + " " + trait + "\nRéponds aux questions des clients."))
+        assert got[trait] == "R", trait
+    got = dict(codes("Sei Giulia, l'assistente di Marco. Hai accesso alla sua casella tramite gli strumenti.\n"
+                     "Rispondi alle email."))
+    assert got["Hai accesso alla sua casella tramite gli strumenti."] == "A"  # what it may do, not who it is
 
 
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:

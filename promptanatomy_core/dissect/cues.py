@@ -471,7 +471,8 @@ ASSISTANT_TITLE = _rx(r"^#{1,2}\s.*\b(?:assistant|master|agent|bot|companion|coa
                       r"copilot)\s*(?:[—–|-]\s*[^—–|-]*)?$")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
-    (_rx(r"how to (?:respond|reply|speak|talk|write|sound|answer)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|how you (?:talk|speak|sound|write|reply|respond|answer)\b|"
+    (_rx(r"how to (?:respond|reply|speak|talk|write|sound|answer)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|"
+         r"how you (?:talk|speak|sound|write|reply|respond|answer)\b|"
          r"\bfinal (?:summary|message|answer|report)\b"), O),
     (_rx(r"\bprocedures?\b|\bfinishing\b|how to handle (?:a|the|each|every) (?:request|ticket|call|case)|"
          r"\brunning the (?:game|session|call)\b|how the game works|how to play\b"), D),

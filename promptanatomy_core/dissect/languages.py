@@ -107,7 +107,8 @@ _IMPERATIVES = (
 _FORM_VERBS = frozenset("réponds répondez responde responda rispondi dame deme dammi gib donne donnez geef sluit "
                         "termine terminez termina beende отвечай отвечайте".split())
 #: "Write in …" opens the form, not the task: "Schreibe in der Du-Form …", "Escribe en un tono cercano".
-_WRITE_IN = r"(?!(?:schreib|schreibe|écris|écrivez|escribe|escriba|escreva|scrivi|schrijf)\s+(?:in|en|em|con|mit|met)\s)"
+_WRITE_IN = (r"(?!(?:schreib|schreibe|écris|écrivez|escribe|escriba|escreva|scrivi|schrijf)\s+"
+             r"(?:in|en|em|con|mit|met)\s)")
 
 
 def _verbs(words: set[str] | list[str]) -> str:
@@ -116,7 +117,8 @@ def _verbs(words: set[str] | list[str]) -> str:
 
 
 #: A sentence that opens with a task verb: with a form cue it does both jobs ("Schreibe … mit etwa 80 Wörtern").
-TASK_FIRST = re.compile(_LEAD + _WRITE_IN + r"(?:" + _verbs(set(_IMPERATIVES) - _FORM_VERBS) + r"|(?:réponds|répondez|responde|"
+TASK_FIRST = re.compile(_LEAD + _WRITE_IN + r"(?:" + _verbs(set(_IMPERATIVES) - _FORM_VERBS) +
+                        r"|(?:réponds|répondez|responde|"
                         r"responda|rispondi|antworte)\s+(?:aux|a las|a los|às|aos|alle|ai|auf)\s+(?:\w+\s+)?(?:questions|"
                         r"demandes|preguntas|consultas|perguntas|dúvidas|domande|richieste|fragen|anfragen)\b)", re.I)
 
@@ -149,7 +151,8 @@ DIRECTIVE = re.compile(
 #: The answer's form: tone and register, length, lists, the reply's language, format.
 OUTPUT = Folded(
     r"\b(?:le|un|du|einen|ein|den|der|im|el|il|um|o)\s+(?:ton|tono|tom)\b|\btono\b|(?:^|[,;]\s*)ton\s+\w+|\bstil\b|"
-    r"\bestilo\b|\bstile\b|vouvoiement|tutoiement|vouvoie|tutoie|sie-form|du-form|\bper (?:du|sie)\b|\b(?:duzen|siezen)\b|"
+    r"\bestilo\b|\bstile\b|vouvoiement|tutoiement|vouvoie|tutoie|sie-form|du-form|\bper (?:du|sie)\b|"
+    r"\b(?:duzen|siezen)\b|"
     r"\bmit\s+[„\"“]?(?:du|sie)[“\"]?\s+an\b|"
     r"de usted\b|\btutea|"
     r"\b(?:en|auf|in|em|in het)\s+(?:français|anglais|espagnol|allemand|deutsch|englisch|französisch|spanisch|español|"
@@ -207,7 +210,8 @@ OUTPUT = Folded(
     # Swedish, Danish, Norwegian, Polish, Indonesian, Turkish, Russian
     r"\bpunktlist\w*|\b(?:högst|max|maks|maksimalt|maximalt|najwyżej|maksymalnie|maksimal|en fazla|не более|"
     r"максимум)\s+\d+|\b(?:på|po)\s+(?:svenska|engelska|dansk|norsk|engelsk|polsku|angielsku)\b|"
-    r"\btabel(?:l|la|i)?\b|\btabeli\b|w formie\b|wypunktowa\w*|\b(?:dalam|pakai|gunakan|dengan) bahasa (?:indonesia|inggris|santai|baku|formal)\b|"
+    r"\btabel(?:l|la|i)?\b|\btabeli\b|w formie\b|wypunktowa\w*|"
+    r"\b(?:dalam|pakai|gunakan|dengan) bahasa (?:indonesia|inggris|santai|baku|formal)\b|"
     r"\bpoin-poin\b|\bsantai\b|\bsingkat\b|\bakapit\w*|\btytuł\w*|\bngắn gọn\b|\blịch sự\b|\btablo\w*|madde madde|\btürkçe\b|\bingilizce\b|\bв (?:виде )?таблиц\w*|"
     r"списк\w*|\bна (?:русском|английском)\b|\bкратк\w*|\bстил\w*|\bтон\w*",
 )

@@ -271,7 +271,8 @@ _CODE_LIKE = re.compile(r"[{}\[\]<>|@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|
                         r"^\s*at\s+[\w.$<>]+|\w\.\w{1,5}:\d+\b|"  # an error's first line, a stack frame, file:line
                         r"\w\([^()]*\)\s*[{:;]?\s*$|\sdo\s*$|^\s*(?:end|else|fi|done|next \w+|end (?:sub|if|function))\s*$|"
                         r"^\s*(?-i:Sub|Dim|Function|Private Sub|Public Sub) \w|"  # a call, a block's end, VBA
-                        r"\S {2,}\S+ {2,}\S|^\s*\S+(?:\s+[-+<]?\d[\d.,e-]*\**){2,}\s*$", re.I)  # a table's aligned columns
+                        r"\S {2,}\S+ {2,}\S|"  # a table's columns aligned by spaces, or a row label and figures
+                        r"^\s*\S+(?:\s+[-+<]?\d[\d.,e-]*\**){2,}\s*$", re.I)
 #: A user speaking of their own material: "Our Android build broke …", "I need it under 200ms:".
 _FIRST_PERSON = re.compile(r"\b(?:i|my|our|we|me)\b|\bi'(?:m|ve)\b", re.I)
 #: The words of a failure's first line: "panic: …", "NullReferenceException: …", "fatal: [web-02]: FAILED!".

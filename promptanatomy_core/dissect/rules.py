@@ -589,9 +589,9 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
 
 
 #: A label over the items the task is still to work on: "Cards needing flavour text:", "Products to describe:".
-_ITEMS_TO_DO = re.compile(r"^\W*[\w' -]{1,40}?\b(?:needing|that (?:still )?need|still to|to (?:write|describe|translate|"
-                          r"review|rewrite|summari[sz]e|classify|label|grade|score|fix|check|name|caption))\b[^:]{0,40}:\s*$",
-                          re.I)
+_ITEMS_TO_DO = re.compile(r"^\W*[\w' -]{1,40}?\b(?:needing|that (?:still )?need|still to|to (?:write|describe|"
+                          r"translate|review|rewrite|summari[sz]e|classify|label|grade|score|fix|check|name|caption))\b"
+                          r"[^:]{0,40}:\s*$", re.I)
 #: A label over the renderings a translation must use: consulted, not translated.
 _GLOSSARY = re.compile(r"\b(?:glossary|terminology|termbase|term list|glossaire|glosario|glossar|glossario)\b", re.I)
 #: The user speaking about themselves: background, not pasted material ("I'm on Ubuntu 22.04 …").
@@ -835,8 +835,16 @@ def _persona_name(text: str) -> str | None:
 
 
 #: A trait of the persona addressed: "You sound relaxed …", "You think like a lawyer …", "You lost your son …".
-_PERSONA_TRAIT = re.compile(r"^\W*you\s+(?:sound|think|speak|talk|write|know|have (?:the|a|an)\b|used to|lost|love|"
-                            r"believe|care|tend|grew up|were|spent|come across|explain|enjoy|hate)\b", re.I)
+_PERSONA_TRAIT = re.compile(r"^\W*(?:you\s+(?:sound|think|speak|talk|write|know|have (?:the|a|an)\b|used to|lost|love|"
+                            r"believe|care|tend|grew up|were|spent|come across|explain|enjoy|hate)|"
+                            # the same in other languages: "Hablas con cariño …", "У тебя десять лет опыта …"
+                            r"(?:tú\s+)?(?:hablas|tienes|conoces|sabes|te encanta|explicas)|"
+                            r"(?:tu|vous)\s+(?:as|avez|connais|connaissez|parles|parlez|adores|aimes|sais|expliques)|"
+                            r"(?:du|sie)\s+(?:hast|haben|kennst|kennen|sprichst|sprechen|liebst|weißt|erklärst)|"
+                            r"(?:conosci|parli|hai|ami|sai|adori)|você\s+(?:tem|conhece|fala|adora|sabe)|"
+                            r"(?:je|jij|u)\s+(?:hebt|heeft|kent|spreekt|houdt)|у (?:тебя|вас)|"
+                            r"ты (?:знаешь|любишь|говоришь|умеешь)|(?:masz|znasz|mówisz|lubisz))\b"
+                            r"(?!\s+(?:accesso|acceso|accès|acesso|zugriff|toegang|dostęp|есть доступ|доступ))", re.I)
 
 
 def _describe_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
