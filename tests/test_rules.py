@@ -2230,6 +2230,17 @@ def test_sentences_describing_the_persona_in_other_languages_are_the_role() -> N
     assert got["Hai accesso alla sua casella tramite gli strumenti."] == "A"  # what it may do, not who it is
 
 
+@pytest.mark.parametrize("sentence, want", [
+    ("After the code, explain your changes in a short bulleted list.", "DO"),
+    ("Below the table, list any pitches you could not place, with the reason in one line each.", "DO"),
+    ("After the lyrics, add two or three sentences explaining the choices you made.", "DO"),
+    ("After the answer, list the passage IDs you relied on in square brackets.", "O"),  # citations: form
+    ("After each sentence that relies on a document, add its id in brackets.", "O"),
+])
+def test_new_content_placed_after_the_answers_main_part_is_task_and_form(sentence: str, want: str) -> None:
+    assert label_code(cues_of(sentence)) == want
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

@@ -686,9 +686,17 @@ _INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:the user|users|i|someone|
 _SETTING_FACT = _rx(r"^\W*(?:the|our)\s+(?:team|repository|repo|project|codebase|company|service)\s+(?:follows|uses|"
                     r"prefers|requires|is|has)\b")
 #: New content asked for to close the answer, which also places it: "Finish with one recommendation for …".
-CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:(?:finish|end|close|conclude)\s+with|after\s+the\s+\w+,\s*add)\s+"
+CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:(?:(?:finish|end|close|conclude)\s+with|after\s+the\s+\w+,\s*add)\s+"
                     r"(?:an?\s+|the\s+)?(?:[\w–-]+\s+){0,3}?(?:summary|recommendation|rating|call to action|targets|"
-                    r"tips|briefing|note|estimate|list of|corrected|revised|fixed)\b")
+                    r"tips|briefing|note|estimate|list of|corrected|revised|fixed)\b|"
+                    # placed after the answer's main part: "After the code, explain your changes …", "Under the
+                    # table, list any decisions …", "After the lyrics, add two or three sentences explaining …"
+                    r"(?:after|below|under|beneath|following) (?:the|your|each|that|this|it|them)\b[^,]{0,40},\s*"
+                    r"(?!\w+\s+(?:(?:the|its|their|any)\s+)?(?:\w+\s+)?(?:ids?|sources?|citations?|references?)\b)"
+                    r"(?:(?:explain|list|summari[sz]e|suggest|recommend|flag|name|note)\b|(?:add|give|include|write|"
+                    r"provide|offer|state|put|append)\s+(?:[\w–-]+\s+){0,5}?(?:summary|recommendation|rating|tips|note|notes|estimate|list|"
+                    r"explanation|sentences?|questions?|misconceptions|ideas|options|alternatives|risks|changes|"
+                    r"mistakes|steps|paragraph|assessment|verdict|score)\b))")
 #: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
