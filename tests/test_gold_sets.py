@@ -55,7 +55,16 @@ SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5),
         "summit_prompts.jsonl": (55, 15, 30), "crater_prompts.jsonl": (55, 15, 22),
         "isle_prompts.jsonl": (55, 15, 30), "marina_prompts.jsonl": (55, 15, 30),
         "glacier_prompts.jsonl": (55, 15, 30), "fen_prompts.jsonl": (55, 15, 22),
-        "spring_prompts.jsonl": (55, 13, 30), "cape_prompts.jsonl": (55, 11, 30)}
+        "spring_prompts.jsonl": (55, 13, 30), "cape_prompts.jsonl": (55, 11, 30),
+        "inlet_prompts.jsonl": (55, 15, 30), "creek_prompts.jsonl": (55, 15, 30),
+        "valley_prompts.jsonl": (55, 13, 30), "bay_prompts.jsonl": (55, 15, 30),
+        "tor_prompts.jsonl": (55, 15, 30), "brae_prompts.jsonl": (55, 15, 30),
+        "bluff_prompts.jsonl": (55, 15, 30), "strait_prompts.jsonl": (55, 15, 30),
+        "plateau_prompts.jsonl": (55, 15, 30), "shore_prompts.jsonl": (55, 7, 30),
+        "pond_prompts.jsonl": (55, 15, 30), "ledge_prompts.jsonl": (55, 15, 30),
+        "dell_prompts.jsonl": (55, 15, 30), "mire_prompts.jsonl": (55, 13, 30),
+        "spit_prompts.jsonl": (55, 15, 30), "wadi_prompts.jsonl": (55, 15, 30),
+        "gully_prompts.jsonl": (55, 15, 30), "butte_prompts.jsonl": (55, 15, 30)}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]
