@@ -2241,6 +2241,18 @@ def test_new_content_placed_after_the_answers_main_part_is_task_and_form(sentenc
     assert label_code(cues_of(sentence)) == want
 
 
+@pytest.mark.parametrize("sentence, want", [
+    ("If the amount is not stated, set estimated_amount to null.", "O"),
+    ("If the answer makes no claims at all, return {\"claims\": [], \"faithfulness\": null}.", "O"),
+    ("If a value isn't reported, write NR.", "O"),
+    ("If no candidate matches, mark the reference as \"unverified\" rather than guessing.", "O"),
+    ("If the customer is angry, apologise and offer a callback.", "A"),  # what to do in that case: a rule
+    ("If the message is ambiguous about the day, use the clarify action instead of guessing.", "A"),
+])
+def test_a_condition_whose_outcome_is_only_an_output_convention_is_the_form(sentence: str, want: str) -> None:
+    assert label_code(cues_of(sentence)) == want
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

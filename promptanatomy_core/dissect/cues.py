@@ -525,6 +525,12 @@ _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\
                         r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$|"
                         r"\b(?:pasted (?:from|out of)|sent (?:me|us) this|getting this|under review)\b[^.]*:\s*$", re.I)
 
+#: A condition whose outcome is only an output convention: a field set to a value, a literal written or returned
+#: ("If a role's end date is "present", set "end" to null.", "If the answer makes no claims, return {…}.").
+_CONDITIONAL_CONVENTION = re.compile(
+    r"^\W*(?:if|when|where|whenever|in case)\b[^,]{3,120},\s*(?:\w+\s+){0,2}?(?:set|put|write|return|output|mark|"
+    r"leave|fill|record|enter)\b[^.;]*?(?:\bnull\b|\bempty\b|\bblank\b|\bunknown\b|\bN/?A\b|\bNR\b|\[\]|\{|"
+    r"\"[^\"]{1,40}\"|'[^']{1,40}'|“[^”]{1,40}”|\b(?-i:[A-Z_]{3,})\b|\b\w+_\w+\b)", re.I)
 #: What the assistant may answer, a rule however it speaks of answering: "Only answer questions about …", "Only answer
 #: from the policy extracts".
 _SCOPE = _rx(r"^\W*only\s+(?:answer|respond to|reply to|help with)\s+(?:questions|requests|queries|topics|from)\b")
@@ -640,6 +646,8 @@ def cues_of(text: str) -> set[Component]:
         found = (found - {O, D}) | {A}  # "Style and length do not affect the score": a rule of judging, not the form
     if O in found and _SCOPE.match(head):
         found = (found - {O}) | {A}  # "Only answer questions about Acme products.": the scope, a rule
+    if _CONDITIONAL_CONVENTION.match(head):
+        found = (found - {A, D}) | {O}  # "If the amount is not stated, set estimated_amount to null.": a convention
     if O in found and re.match(r"^\W*(?:why|how come)\b", head, re.I) and QUESTION.search(head):
         found.discard(O)  # 'Why does this return "[object Object]10"?' asks about the material, not for a form
     if foreign and found == {D} and languages.NEGATION.search(" ".join(head.split()[:4])):
