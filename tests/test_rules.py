@@ -2253,6 +2253,18 @@ def test_a_condition_whose_outcome_is_only_an_output_convention_is_the_form(sent
     assert label_code(cues_of(sentence)) == want
 
 
+@pytest.mark.parametrize("sentence, want", [
+    ("Don't explain the mystery yet.", "A"),
+    ("Do not change the author's style or word choice unless it is incorrect.", "A"),
+    ("Never guess about pay, visas or contract terms; these always go to the People team.", "A"),
+    ("Do not wrap the JSON in Markdown and do not add any commentary.", "O"),
+    ("Never use emojis or more than one exclamation mark.", "O"),
+    ("Don't start your answer with \"Great question\" or similar.", "O"),
+])
+def test_a_prohibition_is_a_rule_unless_it_forbids_a_matter_of_form(sentence: str, want: str) -> None:
+    assert label_code(cues_of(sentence)) == want
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

@@ -525,6 +525,20 @@ _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\
                         r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$|"
                         r"\b(?:pasted (?:from|out of)|sent (?:me|us) this|getting this|under review)\b[^.]*:\s*$", re.I)
 
+#: A prohibition: a rule, unless what it forbids is a matter of form (below).
+_PROHIBITION = re.compile(r"^[\W\d]*(?:avoid|do not|don't|dont|never|no need to)\b", re.I)
+#: What a prohibition of form forbids: "Do not wrap the JSON in Markdown", "Never use emojis", "Don't make it too long".
+_FORM_WORDS = re.compile(r"\b(?:markdown|json|emojis?|hashtags?|any code|exclamation|caps|capital letters|bold|"
+                         r"italics?|lists?|bullets?|"
+                         r"bullet points|headings?|headers?|explanations?|explain (?:your|each|why|what|how)|"
+                         r"commentary|comments?|notes|preamble|sign-?offs?|greetings?|before or after|"
+                         r"code ?(?:fence|block)s?|fences?|abbreviations|symbols|too long|longer|exceed|"
+                         r"more than \w+ (?:\w+ )?(?:words|sentences|lines|items|paragraphs|requirements|exclamation|"
+                         r"formula|question)s?|one (?:action|question)|at once|percentages|raw json|urls|links|"
+                         r"formatting|tables?|numbered|start (?:with|your|the)|end with|outside the|"
+                         r"anything (?:else|after|before)|whole (?:files|conversation)|summary|"
+                         r"repeat (?:the|your) (?:question|prompt|post|input|text)|read out|quotation marks|"
+                         r"quotes around|make it \w+)\b", re.I)
 #: A condition whose outcome is only an output convention: a field set to a value, a literal written or returned
 #: ("If a role's end date is "present", set "end" to null.", "If the answer makes no claims, return {…}.").
 _CONDITIONAL_CONVENTION = re.compile(
@@ -646,6 +660,8 @@ def cues_of(text: str) -> set[Component]:
         found = (found - {O, D}) | {A}  # "Style and length do not affect the score": a rule of judging, not the form
     if O in found and _SCOPE.match(head):
         found = (found - {O}) | {A}  # "Only answer questions about Acme products.": the scope, a rule
+    if O in found and not foreign and _PROHIBITION.match(head) and not _FORM_WORDS.search(head):
+        found = (found - {O}) | {A}  # "Don't explain the mystery yet.", "Do not change the author's style": a rule
     if _CONDITIONAL_CONVENTION.match(head):
         found = (found - {A, D}) | {O}  # "If the amount is not stated, set estimated_amount to null.": a convention
     if O in found and re.match(r"^\W*(?:why|how come)\b", head, re.I) and QUESTION.search(head):
