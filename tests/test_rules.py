@@ -2260,9 +2260,17 @@ def test_a_condition_whose_outcome_is_only_an_output_convention_is_the_form(sent
     ("Do not wrap the JSON in Markdown and do not add any commentary.", "O"),
     ("Never use emojis or more than one exclamation mark.", "O"),
     ("Don't start your answer with \"Great question\" or similar.", "O"),
+    ("Keep a running score and announce it after every question.", "D"),  # a duty of the game, not a rule
 ])
 def test_a_prohibition_is_a_rule_unless_it_forbids_a_matter_of_form(sentence: str, want: str) -> None:
     assert label_code(cues_of(sentence)) == want
+
+
+def test_keeping_track_of_the_game_is_a_duty_under_its_heading() -> None:
+    got = dict(codes("You are the Keeper, narrator of a horror game.\n## Running the game\n"
+                     "- Keep track of the time of day, because the tide matters.\n- Never push the player to a clue."))
+    assert got["- Keep track of the time of day, because the tide matters."] == "D"
+    assert got["- Never push the player to a clue."] == "A"
 
 
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:

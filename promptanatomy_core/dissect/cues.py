@@ -419,7 +419,7 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r"prohibits)\b|(?:these|the)\s+tasks?\b|your\s+(?:task|job)\s+is\s+to\s+either\b|ensure\b|"
            r"make sure (?:your|that your|you|it)\b|focus on \w+ing\b|be sure\b|note\b|remember\b|keep in mind\b|"
            r"consider\b|always\b|never\b|"
-           r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|"
+           r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!\s+(?:track|a running|score)\b)(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|"
            r"leave\b(?!.*\b(?:empty|blank|null)\b)|"  # "Leave out small talk", "Leave the original file untouched"
            r"unless\b|only (?:count|use|consider|include)\b|use only\b(?!.*\b(?:below|following)\b)|prefer\b|"
            r"treat\b|judge\b(?!\s+(?:whether|which|if|how)\b)|(?:verify|check)\b.{0,80}\bbefore\b|"
