@@ -2396,7 +2396,10 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "sound": 0.78, "cliff": 0.82, "estuary": 0.82, "atoll": 0.84, "geyser": 0.74, "ravine": 0.86,
                "steppe": 0.73, "oasis": 0.82, "basin": 0.75, "lake": 0.66, "gorge": 0.67, "knoll": 0.84,
                "shoal": 0.69, "tundra": 0.74, "canyon": 0.69, "summit": 0.78, "crater": 0.79, "isle": 0.82,
-               "marina": 0.85, "glacier": 0.79, "fen": 0.80, "spring": 0.78, "cape": 0.75}
+               "marina": 0.85, "glacier": 0.79, "fen": 0.80, "spring": 0.78, "cape": 0.75,
+               "inlet": 0.80, "creek": 0.75, "valley": 0.85, "bay": 0.76, "tor": 0.71, "brae": 0.78, "bluff": 0.74,
+               "strait": 0.82, "plateau": 0.83, "shore": 0.86, "pond": 0.83, "ledge": 0.83, "dell": 0.76,
+               "mire": 0.75, "spit": 0.83, "wadi": 0.79, "gully": 0.83, "butte": 0.77}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
