@@ -2261,6 +2261,7 @@ def test_a_condition_whose_outcome_is_only_an_output_convention_is_the_form(sent
     ("Never use emojis or more than one exclamation mark.", "O"),
     ("Don't start your answer with \"Great question\" or similar.", "O"),
     ("Keep a running score and announce it after every question.", "D"),  # a duty of the game, not a rule
+    ("Finish with the line: \"This is general information, not legal advice.\"", "O"),  # as "End with …" is
 ])
 def test_a_prohibition_is_a_rule_unless_it_forbids_a_matter_of_form(sentence: str, want: str) -> None:
     assert label_code(cues_of(sentence)) == want

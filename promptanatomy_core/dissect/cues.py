@@ -316,7 +316,7 @@ OUTPUT = Folded(
     r"do not (?:include|add|use|write)\s+(?:any\s+)?(?:explanations?|commentary|preamble|notes?|text|markdown|"
     r"emojis?|headings?|code fences|(?:all\s+)?caps|the whole)\b|without (?:any )?(?:explanation|commentary|"
     r"preamble)|comments? explaining|"
-    r"(?:start|begin|end|sign|close)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
+    r"(?:start|begin|end|sign|close|finish|conclude)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
     r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b|\s*=)|headings?\b|wrap\b|enclose\b|schema\b|"
     r"round (?:the|to)\b|\bround (?:\w+ ){1,2}to the nearest\b|wrapped\b|"
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
