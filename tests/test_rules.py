@@ -2274,6 +2274,13 @@ def test_keeping_track_of_the_game_is_a_duty_under_its_heading() -> None:
     assert got["- Never push the player to a clue."] == "A"
 
 
+def test_what_the_persona_is_not_is_a_rule_not_the_persona() -> None:
+    got = dict(codes("You are the intake assistant for a telehealth clinic. You are not a doctor and you never diagnose.\n"
+                     "Your job is to read the patient's message and assign an urgency level."))
+    assert got["You are the intake assistant for a telehealth clinic."] == "R"
+    assert got["You are not a doctor and you never diagnose."] == "A"
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

@@ -466,7 +466,8 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|be|must|should|shall|will|would|can|
                      r"had|does|do|did)\b", re.I)
 
 
-_RULE_OPENING = re.compile(r"^[\W\d]*(?:always|never|don'?t|do not|avoid|if|when|unless|only)\b", re.I)
+_RULE_OPENING = re.compile(r"^[\W\d]*(?:always|never|don'?t|do not|avoid|if|when|unless|only|"
+                           r"you(?: are|'re)? (?:not|never|cannot|can't|must not|do not|don't)|you aren't)\b", re.I)
 
 
 #: Where a message typed in lower case runs two sentences together: "… equals 1? my teacher said it does".
