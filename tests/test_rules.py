@@ -2281,6 +2281,12 @@ def test_what_the_persona_is_not_is_a_rule_not_the_persona() -> None:
     assert got["You are not a doctor and you never diagnose."] == "A"
 
 
+def test_the_label_of_a_system_turn_the_persona_opens_is_the_role() -> None:
+    for label in ("SYSTEM:", "[System]", "## System: Planner"):
+        got = dict(codes(label + "\nYou are the planning module of a research agent.\nBreak the goal into steps."))
+        assert got[label] == "R", label
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

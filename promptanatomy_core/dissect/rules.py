@@ -848,10 +848,19 @@ _PERSONA_TRAIT = re.compile(r"^\W*(?:you\s+(?:sound|think|speak|talk|write|know|
                             r"(?!\s+(?:accesso|acceso|accès|acesso|zugriff|toegang|dostęp|есть доступ|доступ))", re.I)
 
 
+#: The label of a system turn on a line of its own: "SYSTEM:", "[System]", "## System: Planner", "SYSTEM PROMPT - …".
+_SYSTEM_TURN = re.compile(r"^\W*(?:system(?: prompt)?(?:\s*[:\-–—]\s*[^.!?]{0,50})?|system\s*\]|#+\s*system\b[^.!?]{0,40})"
+                          r"\s*:?\s*$", re.I)
+
+
 def _describe_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """Sentences right after the persona that describe it ("You sound relaxed and confident …", and for a named
-    persona "Brannoc is gruff …", "He served twenty years as a ship's cook …") are Role."""
+    persona "Brannoc is gruff …", "He served twenty years as a ship's cook …") are Role; so is the label of the
+    system turn the persona opens ("SYSTEM:" above "You are …")."""
     sents = [m for line in lines for m in line]
+    for m, n in zip(sents, sents[1:]):
+        if labels[n.index] == {R} and _SYSTEM_TURN.match(m.text) and labels[m.index] <= {A, D}:
+            labels[m.index] = {R}
     for i, m in enumerate(sents):
         if R not in labels[m.index]:
             continue
