@@ -2275,7 +2275,8 @@ def test_keeping_track_of_the_game_is_a_duty_under_its_heading() -> None:
 
 
 def test_what_the_persona_is_not_is_a_rule_not_the_persona() -> None:
-    got = dict(codes("You are the intake assistant for a telehealth clinic. You are not a doctor and you never diagnose.\n"
+    got = dict(codes("You are the intake assistant for a telehealth clinic. "
+                     "You are not a doctor and you never diagnose.\n"
                      "Your job is to read the patient's message and assign an urgency level."))
     assert got["You are the intake assistant for a telehealth clinic."] == "R"
     assert got["You are not a doctor and you never diagnose."] == "A"

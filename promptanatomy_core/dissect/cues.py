@@ -316,7 +316,8 @@ OUTPUT = Folded(
     r"do not (?:include|add|use|write)\s+(?:any\s+)?(?:explanations?|commentary|preamble|notes?|text|markdown|"
     r"emojis?|headings?|code fences|(?:all\s+)?caps|the whole)\b|without (?:any )?(?:explanation|commentary|"
     r"preamble)|comments? explaining|"
-    r"(?:start|begin|end|sign|close|finish|conclude)\s+(?:your|the|every|each)?\s*(?:answer|response|reply|email|letter)?\s*"
+    r"(?:start|begin|end|sign|close|finish|conclude)\s+(?:your|the|every|each)?\s*"
+    r"(?:answer|response|reply|email|letter)?\s*"
     r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b|\s*=)|headings?\b|wrap\b|enclose\b|schema\b|"
     r"round (?:the|to)\b|\bround (?:\w+ ){1,2}to the nearest\b|wrapped\b|"
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
@@ -419,7 +420,8 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r"prohibits)\b|(?:these|the)\s+tasks?\b|your\s+(?:task|job)\s+is\s+to\s+either\b|ensure\b|"
            r"make sure (?:your|that your|you|it)\b|focus on \w+ing\b|be sure\b|note\b|remember\b|keep in mind\b|"
            r"consider\b|always\b|never\b|"
-           r"avoid\b|do not\b|don't\b|ignore\b|keep\b(?!\s+(?:track|a running|score)\b)(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|"
+           r"avoid\b|do not\b|don't\b|ignore\b|"
+           r"keep\b(?!\s+(?:track|a running|score)\b)(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|"
            r"leave\b(?!.*\b(?:empty|blank|null)\b)|"  # "Leave out small talk", "Leave the original file untouched"
            r"unless\b|only (?:count|use|consider|include)\b|use only\b(?!.*\b(?:below|following)\b)|prefer\b|"
            r"treat\b|judge\b(?!\s+(?:whether|which|if|how)\b)|(?:verify|check)\b.{0,80}\bbefore\b|"
@@ -718,9 +720,9 @@ CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:(?:(?:finish|end|close|conclude)\s+with|
                     r"(?:after|below|under|beneath|following) (?:the|your|each|that|this|it|them)\b[^,]{0,40},\s*"
                     r"(?!\w+\s+(?:(?:the|its|their|any)\s+)?(?:\w+\s+)?(?:ids?|sources?|citations?|references?)\b)"
                     r"(?:(?:explain|list|summari[sz]e|suggest|recommend|flag|name|note)\b|(?:add|give|include|write|"
-                    r"provide|offer|state|put|append)\s+(?:[\w–-]+\s+){0,5}?(?:summary|recommendation|rating|tips|note|notes|estimate|list|"
-                    r"explanation|sentences?|questions?|misconceptions|ideas|options|alternatives|risks|changes|"
-                    r"mistakes|steps|paragraph|assessment|verdict|score)\b))")
+                    r"provide|offer|state|put|append)\s+(?:[\w–-]+\s+){0,5}?(?:summary|recommendation|rating|tips|"
+                    r"note|notes|estimate|list|explanation|sentences?|questions?|misconceptions|ideas|options|"
+                    r"alternatives|risks|changes|mistakes|steps|paragraph|assessment|verdict|score)\b))")
 #: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
 _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"

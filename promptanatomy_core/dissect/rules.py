@@ -849,8 +849,8 @@ _PERSONA_TRAIT = re.compile(r"^\W*(?:you\s+(?:sound|think|speak|talk|write|know|
 
 
 #: The label of a system turn on a line of its own: "SYSTEM:", "[System]", "## System: Planner", "SYSTEM PROMPT - …".
-_SYSTEM_TURN = re.compile(r"^\W*(?:system(?: prompt)?(?:\s*[:\-–—]\s*[^.!?]{0,50})?|system\s*\]|#+\s*system\b[^.!?]{0,40})"
-                          r"\s*:?\s*$", re.I)
+_SYSTEM_TURN = re.compile(r"^\W*(?:system(?: prompt)?(?:\s*[:\-–—]\s*[^.!?]{0,50})?|system\s*\]|"
+                          r"#+\s*system\b[^.!?]{0,40})\s*:?\s*$", re.I)
 
 
 def _describe_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
