@@ -2288,6 +2288,12 @@ def test_the_label_of_a_system_turn_the_persona_opens_is_the_role() -> None:
         assert got[label] == "R", label
 
 
+def test_xml_sections_and_slots_named_in_chinese_are_read_as_sections_and_slots() -> None:
+    got = dict(codes("<背景>\n你将收到公司《员工手册》中的相关条款。\n</背景>\n<要求>\n只根据上述条款回答问题。\n</要求>\n"
+                     "<问题>\n{员工提问}\n</问题>"))
+    assert [got[t] for t in ("<背景>", "<要求>", "<问题>", "{员工提问}")] == ["A", "D", "D", "D"]
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

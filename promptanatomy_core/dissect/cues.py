@@ -251,8 +251,8 @@ FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb
                         r"sql|"
                         r"md|conf|ini|toml|xml|html|css)\s*:?\s*$|^\s*crontab\s*:\s*$")
 #: An XML-style opening tag on its own line: ``<question>``.
-OPENING_TAG = re.compile(r"^\s*<([A-Za-z_][\w\- ]{0,40})>\s*$")
-PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
+OPENING_TAG = re.compile(r"^\s*<([^\W\d][\w\- ]{0,40})>\s*$")  # "<context>", also "<背景>"
+PLACEHOLDER = re.compile(r"\{[^\W\d][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
 #: Inside a long line: the task's input or the announcement of the task.
 TASK_IN_LINE = _rx(r"now complete the question\s*:|```|below is an instruction that describes a task")
 OPEN_SLOT = re.compile(r"^\s*(?:#{1,6}\s*)?[A-Z][\w ;'-]{0,30}:\s*$")
@@ -454,9 +454,9 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"label)\s*\d*\s*:"
                     r"\s*\S)")
 HEADING = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*[^\W\d_][^\n]*|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:|"
-                     r"\[[A-Z][\w /&()'-]{0,40}\]|<[A-Za-z_][\w\- ]{0,40}>)\s*$")
+                     r"\[[A-Z][\w /&()'-]{0,40}\]|<[^\W\d][\w\- ]{0,40}>)\s*$")
 #: A closing XML-style tag on its own line: the end of the section its opening tag began.
-CLOSING_TAG = re.compile(r"^\s*</[A-Za-z_][\w\- ]{0,40}>\s*$")
+CLOSING_TAG = re.compile(r"^\s*</[^\W\d][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
 REFERENCE = Folded(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|"
                 r"\{\{?\s*tools\s*\}|you have access to|"
