@@ -2294,6 +2294,17 @@ def test_xml_sections_and_slots_named_in_chinese_are_read_as_sections_and_slots(
     assert [got[t] for t in ("<背景>", "<要求>", "<问题>", "{员工提问}")] == ["A", "D", "D", "D"]
 
 
+@pytest.mark.parametrize("sentence, want", [
+    ('आप "किसान मित्र" हैं, एक कृषि सलाहकार जो छोटे किसानों की मदद करते हैं।', "R"),  # the persona, mid-sentence
+    ("प्रतिबंधित कीटनाशकों की सलाह कभी न दें।", "A"),  # "never advise banned pesticides": a rule
+    ("पत्र औपचारिक हिंदी में हो।", "O"),  # "the letter in formal Hindi"
+    ("لا تطلب من العميل أبداً كلمة المرور أو رمز التحقق.", "A"),  # "password" holds the word "word"
+    ("اكتب الملخص في 50 كلمة.", "O"),
+])
+def test_hindi_and_arabic_persona_rules_and_form(sentence: str, want: str) -> None:
+    assert label_code(cues_of(sentence)) == want
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]
