@@ -2295,7 +2295,7 @@ def test_xml_sections_and_slots_named_in_chinese_are_read_as_sections_and_slots(
 
 
 @pytest.mark.parametrize("sentence, want", [
-    ('आप "किसान मित्र" हैं, एक कृषि सलाहकार जो छोटे किसानों की मदद करते हैं।', "R"),  # the persona, mid-sentence
+    ('आप "किसान मित्र" हैं, एक कृषि सलाहकार जो उत्तर प्रदेश और बिहार के छोटे किसानों की मदद करते हैं।', "R"),
     ("प्रतिबंधित कीटनाशकों की सलाह कभी न दें।", "A"),  # "never advise banned pesticides": a rule
     ("पत्र औपचारिक हिंदी में हो।", "O"),  # "the letter in formal Hindi"
     ("لا تطلب من العميل أبداً كلمة المرور أو رمز التحقق.", "A"),  # "password" holds the word "word"
