@@ -2305,6 +2305,13 @@ def test_hindi_and_arabic_persona_rules_and_form(sentence: str, want: str) -> No
     assert label_code(cues_of(sentence)) == want
 
 
+def test_a_german_letter_signed_off_with_gruss_and_initials_is_pasted_material() -> None:
+    letter = ["Hallo Herr Bremer,", "seit drei Wochen funktioniert die Heizung im Bad nicht.",
+              "Das ist nicht akzeptabel.", "Gruß, J. Albers"]
+    got = dict(codes("kannst du mir die mail hier etwas freundlicher formulieren?\n" + "\n".join(letter)))
+    assert [got[t] for t in letter] == ["D"] * len(letter)
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

@@ -216,8 +216,9 @@ _SALUTATION = re.compile(r"^\s*(?i:hi|hello|hey|dear|good (?:morning|afternoon|e
 #: The close of a letter: a sign-off ("Best,", "Kind regards") or the sender's name on its own ("Elena").
 _SIGN_OFF = re.compile(r"^\s*(?:(?i:best|kind regards|regards|thanks|thank you|many thanks|cheers|sincerely|"
                        r"yours sincerely|best wishes|warm regards|cordialement|bien à vous|mit freundlichen grüßen|"
-                       r"viele grüße|saludos|un saludo|atentamente|cordiali saluti|distinti saluti|atenciosamente|"
-                       r"abraços|met vriendelijke groet|hoogachtend)\b[^.!?]{0,30}|"
+                       r"viele grüße|liebe grüße|grüße|gruß|saludos|un saludo|un abrazo|atentamente|cordiali saluti|"
+                       r"distinti saluti|un saluto|atenciosamente|abraços|met vriendelijke groet|groetjes|hoogachtend|"
+                       r"bises|bien cordialement)\b(?:[^.!?]|(?<=\b[A-Z])\.){0,30}|"  # "Gruß, J. Albers"
                        r"[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,2})\s*$")
 
 
