@@ -2300,8 +2300,9 @@ def test_xml_sections_and_slots_named_in_chinese_are_read_as_sections_and_slots(
     ("पत्र औपचारिक हिंदी में हो।", "O"),  # "the letter in formal Hindi"
     ("لا تطلب من العميل أبداً كلمة المرور أو رمز التحقق.", "A"),  # "password" holds the word "word"
     ("اكتب الملخص في 50 كلمة.", "O"),
+    ("Sen, Ege Turizm'in müşteri asistanı Deniz'sin.", "R"),  # Turkish: the persona in the copula
 ])
-def test_hindi_and_arabic_persona_rules_and_form(sentence: str, want: str) -> None:
+def test_hindi_arabic_and_turkish_persona_rules_and_form(sentence: str, want: str) -> None:
     assert label_code(cues_of(sentence)) == want
 
 

@@ -75,6 +75,7 @@ ROLE = _rx(
     r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b|"
     r"(?:du är|du er|jesteś|kamu adalah|anda adalah|kamu seorang|anda seorang|ты\s*[—–-]|вы\s*[—–-]|ты|вы)\s+"
     r"(?:en|ett|et|ei|seorang|opytn\w*|опытн\w*|[a-zа-яёåäøæöłśżźćńąę]{4,})\b|sen bir\b|"
+    r"sen,?\s+[^.!?]{2,80}?s[ıiuü]n\s*[.!]?\s*$|"  # Turkish: "Sen, Ege Turizm'in müşteri asistanı Deniz'sin."
     r"(?:tu es|vous êtes|du bist|sie sind|eres|usted es|você é|sei|je bent|jij bent|u bent)\s+(?:(?:un|une|l'|le|la|"
     r"een|de|ein|eine|der|die|el|"
     r"uno|una|um|uma|o|a|il|lo)\s+|l'|[„\"“«]?[A-ZÀ-Ý][\w'-]+[“\"”»]?,|(?-i:(?:[A-ZÀ-Ý][\w'-]+\s+){1,3}[A-ZÀ-Ý][\w'-]+),)|"
