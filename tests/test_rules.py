@@ -2313,6 +2313,16 @@ def test_a_german_letter_signed_off_with_gruss_and_initials_is_pasted_material()
     assert [got[t] for t in letter] == ["D"] * len(letter)
 
 
+def test_a_paste_is_pointed_at_by_any_sentence_of_the_line_above_it() -> None:
+    plan = ["  # aws_db_instance.main must be replaced", '-/+ resource "aws_db_instance" "main" {',
+            '      ~ instance_class          = "db.t3.medium" -> "db.t3.large"',
+            '      ~ engine_version          = "15.4" -> "15" # forces replacement', "    }"]
+    got = dict(codes("Before I run apply, can you sanity-check this plan output? I only meant to change the instance "
+                     "type.\n\n" + "\n".join(plan) + "\n\nPlan: 1 to add, 0 to change, 1 to destroy.\n\n"
+                     "This is our production database. Tell me whether this is safe to apply."))
+    assert [got[t.strip()] for t in plan] == ["D"] * len(plan)
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]
