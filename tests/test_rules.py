@@ -2323,6 +2323,17 @@ def test_a_paste_is_pointed_at_by_any_sentence_of_the_line_above_it() -> None:
     assert [got[t.strip()] for t in plan] == ["D"] * len(plan)
 
 
+def test_a_paste_after_a_line_the_splitter_broke_off_is_still_found() -> None:
+    trace = ["BeanCreationException: Error creating bean with name 'priceService'",
+             "\tat org.springframework.beans.factory.support.ConstructorResolver.instantiate(ConstructorResolver.java:318)",
+             "\tat com.acme.pricing.PriceService.init(PriceService.java:22)"]
+    got = dict(codes("The app fails on startup with the trace below. It worked last week.\n\n"
+                     "org.springframework.beans.factory.\n" + "\n".join(trace) + "\n\nWhy is the repository null?"))
+    pasted = [trace[0], "at org.springframework.beans.factory.support.",  # the splitter cuts at ".C"
+              "ConstructorResolver.instantiate(ConstructorResolver.java:318)", "PriceService.init(PriceService.java:22)"]
+    assert [got[t] for t in pasted] == ["D"] * len(pasted)
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

@@ -342,7 +342,7 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
             intro = lines[first - 1][-1] if first else None
             if intro is not None and labels[intro.index] == {A} and intro.text.rstrip().endswith(":"):
                 labels[intro.index] = {D}
-        li = end + 1
+        li = max(end, li + 1)  # the line that ended the run may open the next one
 
 
 def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
