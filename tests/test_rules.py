@@ -2334,6 +2334,15 @@ def test_a_paste_after_a_line_the_splitter_broke_off_is_still_found() -> None:
     assert [got[t] for t in pasted] == ["D"] * len(pasted)
 
 
+def test_a_block_the_task_names_as_what_it_works_on_is_the_input_even_under_a_persona() -> None:
+    notes = ["## Notes (pasted from the kickoff, messy)", "- techs lose signal in basements, app just spins",
+             "- photos captured offline must sync later"]
+    got = dict(codes("You are a senior product manager.\nTurn the meeting notes below into a first-draft PRD.\n"
+                     + "\n".join(notes) + "\n\n## Format\nUse Markdown with H2 headings."))
+    assert [got[t] for t in notes] == ["D"] * len(notes)
+    assert [got["## Format"], got["Use Markdown with H2 headings."]] == ["O", "O"]  # the block ends at a heading
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

@@ -389,3 +389,48 @@ def label_document_headings(lines: list[list[Sent]], labels: dict[int, set[Compo
         if end > li + 1:
             labels.update((m.index, {D}) for block in lines[li:end] for m in block)
 
+
+
+#: A label line over a block: "Tickets:", "## Notes (pasted from the kickoff, messy)", "<changelog>".
+_BLOCK_LABEL = re.compile(r"^\s*(?:#{1,6}\s+(?P<heading>[^\n]{1,60})|<(?P<tag>[^\W\d][\w\- ]{0,40})>|"
+                          r"(?P<label>[^\W\d][^:\n]{0,60}):)\s*$")
+
+
+def _points_at(noun: str) -> re.Pattern[str]:
+    """A task acting on material it names: "Turn the meeting notes below into …", "Write the release notes … from the
+    changelog", "Te paso 8 tickets …"; not one consulting it ("Answer only from the articles below")."""
+    n = r"(?:[\w-]+\s+){0,2}" + re.escape(noun) + r"(?:s|es)?\b"
+    return re.compile(r"\b(?:turn|summari[sz]e|rewrite|review|cluster|group|analy[sz]e|translate|edit|proofread|"
+                      r"classify|fix|clean|convert|tag|score|grade|triage|sort|go through|audit|compare)\s+(?:all\s+)?"
+                      r"(?:the|these|this|my|our|each of the)\s+" + n + r"|"
+                      r"\b(?:write|draft|build|create|make|generate|produce|prepare|compile)\b[^.]{0,80}\bfrom\s+"
+                      r"(?:the|these|this|my|our)\s+" + n + r"|"
+                      r"\b(?:here (?:are|is)|below (?:are|is)|te paso|voici|hier sind|ecco|i(?:'ve| have) pasted)\s+"
+                      r"(?:[\w-]+\s+){0,1}" + n, re.I)
+
+
+def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                                  blank_before: dict[int, bool]) -> None:
+    """A block under a label that names what the task points at ("Turn the meeting notes below into a PRD" above
+    "## Notes (pasted from the kickoff, messy)", "Write the release notes from the changelog" with "<changelog>",
+    "Te paso 8 tickets …" above "Tickets:") is the task's input, persona or not: the task itself says so. Labels of
+    what is consulted ("Glossary:", "<policy>") are left as they are."""
+    tasks = [m.text for line in lines for m in line if D in labels[m.index]]
+    for li, line in enumerate(lines):
+        found = _BLOCK_LABEL.match(line[0].text) if len(line) == 1 else None
+        if not found or labels[line[0].index] != {A} or names_consulted(line[0].text) or heading_topic(line[0].text):
+            continue
+        name = found.group("heading") or found.group("tag") or found.group("label")
+        noun = head_noun(name.replace("_", " ")).rstrip("s")
+        points = _points_at(noun)
+        if len(noun) < 4 or not any(points.search(t) for t in tasks):
+            continue
+        end = li + 1
+        while end < len(lines) and all(labels[m.index] == {A} for m in lines[end]) and \
+                not (blank_before[lines[end][0].index] and not found.group("tag")) and \
+                not _BLOCK_LABEL.match(lines[end][0].text):
+            end += 1
+        if found.group("tag") and end < len(lines) and lines[end][0].text.strip() == f"</{found.group('tag')}>":
+            end += 1
+        if end > li + 1:
+            labels.update((m.index, {D}) for block in lines[li:end] for m in block)
