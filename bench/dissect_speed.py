@@ -16,7 +16,8 @@ from promptanatomy_core.text import MAX_PROMPT_CHARS, split_sentences
 
 #: Prompts at the size limit, one per shape.
 LARGE = {"short lines": "Some line of text without cues here\n", "bullets": "- item one is here\n",
-         "few-shot pairs": "Input: a\nOutput: b\n"}
+         "few-shot pairs": "Input: a\nOutput: b\n",
+         "tasks over labelled blocks": "Summarise the reports below.\nNotes:\nsome text here\n"}
 
 
 def _median_ms(fn, repeats: int = 30) -> float:

@@ -396,17 +396,24 @@ _BLOCK_LABEL = re.compile(r"^\s*(?:#{1,6}\s+(?P<heading>[^\n]{1,60})|<(?P<tag>[^
                           r"(?P<label>[^\W\d][^:\n]{0,60}):)\s*$")
 
 
-def _points_at(noun: str) -> re.Pattern[str]:
-    """A task acting on material it names: "Turn the meeting notes below into …", "Write the release notes … from the
-    changelog", "Te paso 8 tickets …"; not one consulting it ("Answer only from the articles below")."""
-    n = r"(?:[\w-]+\s+){0,2}" + re.escape(noun) + r"(?:s|es)?\b"
-    return re.compile(r"\b(?:turn|summari[sz]e|rewrite|review|cluster|group|analy[sz]e|translate|edit|proofread|"
+#: A task acting on material it names (group "words", the noun among them): "Turn the meeting notes below into …",
+#: "Write the release notes … from the changelog", "Te paso 8 tickets …"; not one consulting it ("Answer only from
+#: the articles below").
+_ACTS_ON = re.compile(r"\b(?:(?:turn|summari[sz]e|rewrite|review|cluster|group|analy[sz]e|translate|edit|proofread|"
                       r"classify|fix|clean|convert|tag|score|grade|triage|sort|go through|audit|compare)\s+(?:all\s+)?"
-                      r"(?:the|these|this|my|our|each of the)\s+" + n + r"|"
-                      r"\b(?:write|draft|build|create|make|generate|produce|prepare|compile)\b[^.]{0,80}\bfrom\s+"
-                      r"(?:the|these|this|my|our)\s+" + n + r"|"
-                      r"\b(?:here (?:are|is)|below (?:are|is)|te paso|voici|hier sind|ecco|i(?:'ve| have) pasted)\s+"
-                      r"(?:[\w-]+\s+){0,1}" + n, re.I)
+                      r"(?:the|these|this|my|our|each of the)|"
+                      r"(?:write|draft|build|create|make|generate|produce|prepare|compile)\b[^.]{0,80}\bfrom\s+"
+                      r"(?:the|these|this|my|our)|"
+                      r"(?:here (?:are|is)|below (?:are|is)|te paso|voici|hier sind|ecco|i(?:'ve| have) pasted)"
+                      r"(?:\s+[\w-]+)?)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
+
+
+def _singular(word: str) -> str:
+    """A noun without its plural ending, for comparing "tickets" with "Ticket:"."""
+    word = word.lower()
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set[Component]],
@@ -415,15 +422,17 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     "## Notes (pasted from the kickoff, messy)", "Write the release notes from the changelog" with "<changelog>",
     "Te paso 8 tickets …" above "Tickets:") is the task's input, persona or not: the task itself says so. Labels of
     what is consulted ("Glossary:", "<policy>") are left as they are."""
-    tasks = [m.text for line in lines for m in line if D in labels[m.index]]
+    acted = {_singular(word) for line in lines for m in line if D in labels[m.index]
+             for found in _ACTS_ON.finditer(m.text) for word in found["words"].split()}
+    if not acted:
+        return
     for li, line in enumerate(lines):
         found = _BLOCK_LABEL.match(line[0].text) if len(line) == 1 else None
         if not found or labels[line[0].index] != {A} or names_consulted(line[0].text) or heading_topic(line[0].text):
             continue
         name = found.group("heading") or found.group("tag") or found.group("label")
-        noun = head_noun(name.replace("_", " ")).rstrip("s")
-        points = _points_at(noun)
-        if len(noun) < 4 or not any(points.search(t) for t in tasks):
+        noun = _singular(head_noun(name.replace("_", " ")))
+        if len(noun) < 4 or noun not in acted:
             continue
         end = li + 1
         while end < len(lines) and all(labels[m.index] == {A} for m in lines[end]) and \
