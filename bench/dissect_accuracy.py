@@ -69,6 +69,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "bay (dev after a first blind run)": HERE / "data/bay_prompts.jsonl",
              "tor (dev after a first blind run)": HERE / "data/tor_prompts.jsonl",
              "brae (dev after a first blind run)": HERE / "data/brae_prompts.jsonl",
+             "drumlin (dev after a first blind run)": HERE / "data/drumlin_prompts.jsonl",
+             "marl (dev after a first blind run)": HERE / "data/marl_prompts.jsonl",
+             "sedge (dev after a first blind run)": HERE / "data/sedge_prompts.jsonl",
+             "scree (dev after a first blind run)": HERE / "data/scree_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -115,7 +119,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "spit (never looked at)": HERE / "data/spit_prompts.jsonl",
              "wadi (never looked at)": HERE / "data/wadi_prompts.jsonl",
              "gully (never looked at)": HERE / "data/gully_prompts.jsonl",
-             "butte (never looked at)": HERE / "data/butte_prompts.jsonl"}
+             "butte (never looked at)": HERE / "data/butte_prompts.jsonl",
+             "esker (never looked at)": HERE / "data/esker_prompts.jsonl",
+             "cirque (never looked at)": HERE / "data/cirque_prompts.jsonl",
+             "talus (never looked at)": HERE / "data/talus_prompts.jsonl",
+             "col (never looked at)": HERE / "data/col_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

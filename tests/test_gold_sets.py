@@ -64,7 +64,11 @@ SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5),
         "pond_prompts.jsonl": (55, 15, 30), "ledge_prompts.jsonl": (55, 15, 30),
         "dell_prompts.jsonl": (55, 15, 30), "mire_prompts.jsonl": (55, 13, 30),
         "spit_prompts.jsonl": (55, 15, 30), "wadi_prompts.jsonl": (55, 15, 30),
-        "gully_prompts.jsonl": (55, 15, 30), "butte_prompts.jsonl": (55, 15, 30)}
+        "gully_prompts.jsonl": (55, 15, 30), "butte_prompts.jsonl": (55, 15, 30),
+        "drumlin_prompts.jsonl": (55, 15, 30), "marl_prompts.jsonl": (55, 15, 30),
+        "sedge_prompts.jsonl": (55, 15, 30), "scree_prompts.jsonl": (55, 15, 30),
+        "esker_prompts.jsonl": (55, 15, 30), "cirque_prompts.jsonl": (55, 15, 30),
+        "talus_prompts.jsonl": (55, 15, 30), "col_prompts.jsonl": (55, 15, 30)}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]

@@ -2469,7 +2469,8 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "marina": 0.85, "glacier": 0.79, "fen": 0.80, "spring": 0.78, "cape": 0.75,
                "inlet": 0.80, "creek": 0.75, "valley": 0.85, "bay": 0.76, "tor": 0.71, "brae": 0.78, "bluff": 0.74,
                "strait": 0.82, "plateau": 0.83, "shore": 0.86, "pond": 0.83, "ledge": 0.83, "dell": 0.76,
-               "mire": 0.75, "spit": 0.83, "wadi": 0.79, "gully": 0.83, "butte": 0.77}
+               "mire": 0.75, "spit": 0.83, "wadi": 0.79, "gully": 0.83, "butte": 0.77, "drumlin": 0.76,
+               "marl": 0.74, "sedge": 0.66, "scree": 0.80, "esker": 0.84, "cirque": 0.81, "talus": 0.84, "col": 0.85}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
