@@ -289,7 +289,7 @@ _PASTE_POINTER = re.compile(r":\s*$|\b(?:this|these|below|following|here)\b|\b(?
 
 
 #: Four words in a row: prose, not a line of code or a log.
-_PROSE = re.compile(r"\b[^\W\d_]+(?:\s+[^\W\d_]+){3}\b")
+_FOUR_WORDS = re.compile(r"\b[^\W\d_]+(?:\s+[^\W\d_]+){3}\b")
 
 
 def _may_be_pasted(line: list[Sent], labels: dict[int, set[Component]], code_like: bool,
@@ -299,7 +299,7 @@ def _may_be_pasted(line: list[Sent], labels: dict[int, set[Component]], code_lik
     trace); no slot."""
     return all(not PLACEHOLDER.search(m.text) and (labels[m.index] == {A} or labels[m.index] == {D} and code_like or
                                                    labels[m.index] == {O} and code_like and amid_background and
-                                                   not _PROSE.search(m.text)) for m in line)
+                                                   not _FOUR_WORDS.search(m.text)) for m in line)
 
 
 def _background(line: list[Sent], labels: dict[int, set[Component]]) -> bool:
@@ -390,12 +390,9 @@ def label_document_headings(lines: list[list[Sent]], labels: dict[int, set[Compo
             labels.update((m.index, {D}) for block in lines[li:end] for m in block)
 
 
-
 #: A label line over a block: "Tickets:", "## Notes (pasted from the kickoff, messy)", "<changelog>".
 _BLOCK_LABEL = re.compile(r"^\s*(?:#{1,6}\s+(?P<heading>[^\n]{1,60})|<(?P<tag>[^\W\d][\w\- ]{0,40})>|"
                           r"(?P<label>[^\W\d][^:\n]{0,60}):)\s*$")
-
-
 #: A task acting on material it names (group "words", the noun among them): "Turn the meeting notes below into …",
 #: "Write the release notes … from the changelog", "Te paso 8 tickets …"; not one consulting it ("Answer only from
 #: the articles below").

@@ -143,7 +143,7 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
 
 def _lower_key(text: str) -> tuple[str, str] | None:
     """A one-word key typed in lower case, as few-shot blocks often are ("message: …", "intent: card_lost"), or in a
-    script without capitals ("标题：…", "레뷰: …")."""
+    script without capitals ("标题：…", "리뷰: …")."""
     m = re.match(r"^\s*([a-z][a-z_]{1,20}|[\u0600-\u06ff\u0900-\u097f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]"
                  r"[^\s:：]{0,10})\s*[:：]\s*(.*)$", text)
     return (m.group(1), m.group(2).strip()) if m else None
