@@ -2343,6 +2343,19 @@ def test_a_block_the_task_names_as_what_it_works_on_is_the_input_even_under_a_pe
     assert [got["## Format"], got["Use Markdown with H2 headings."]] == ["O", "O"]  # the block ends at a heading
 
 
+def test_a_pasted_chat_export_and_a_bare_commit_log_are_the_input() -> None:
+    chat = ["[Léa, 10:02] on part sur un mode invité pour le checkout ?",
+            "[Hugo, 10:05] ok mais il faut garder l'email", "[Léa, 10:06] oui, email obligatoire, le reste facultatif"]
+    got = dict(codes("Voici un fil Slack entre l'équipe design et l'équipe mobile.\n"
+                     "Rédige une spécification fonctionnelle courte pour le mode invité.\n" + "\n".join(chat)))
+    assert [got[t] for t in chat] == ["D"] * len(chat)
+    log = ["feat(invoices): recurring invoice templates (#812)", "fix(sync): bank feed no longer duplicates (#799)",
+           "chore(deps): bump react-native to 0.74"]
+    got = dict(codes("You write release notes for Lumen.\n<changelog>\n" + "\n".join(log) + "\n</changelog>\n"
+                     "Write the release notes for version 4.2 from the changelog."))
+    assert [got[t] for t in log] == ["D"] * len(log)
+
+
 def test_a_user_pastes_under_a_persona_they_give_the_model() -> None:
     sql = ["SELECT c.id, count(o.id)", "FROM customers c", "LEFT JOIN orders o ON o.customer_id = c.id",
            "GROUP BY c.id;"]

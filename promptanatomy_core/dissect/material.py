@@ -21,7 +21,7 @@ TURN = re.compile(r"^\s*(?:\[(?:\w{3} )?[\d:.]{4,12}\]\s*|\d{1,4}:\d{1,3}\s+)?"
 _RECORD = re.compile(r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}:\d{2}\]|(?:INFO|WARN(?:ING)?|ERROR|"
                      r"DEBUG)\b|\d{1,2}/\d{1,2}(?:/\d{2,4})?\s+\S|"  # a dated row: "02/05 cash deposit £950"
                      r"(?:->\s*)?\w[\w ]*?\s+\(cost=\d|(?:Planning|Execution) Time:|"  # a query plan (EXPLAIN)
-                     r"[-*]\s+(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:)")
+                     r"(?:[-*]\s+)?(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s)")
 _OPEN_JSON = re.compile(r"^\s*[\[{]\s*$")
 _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
 
@@ -59,7 +59,10 @@ def runs(flags: Sequence[bool]) -> Iterator[list[int]]:
 
 
 #: A stamped turn of a chat log, whose speakers may be typed in lower case: "[10:05] marco: I'll join."
-_STAMPED_TURN = re.compile(r"^\s*\[(?:\w{3} )?[\d:.]{4,12}\]\s*([a-z][\w.'-]*)(?:\s*\([^)]{1,25}\))?:\s+\S")
+_STAMPED_TURN = re.compile(r"^\s*\[(?:\w{3} )?[\d:.]{4,12}\]\s*([a-z][\w.'-]*)(?:\s*\([^)]{1,25}\))?:\s+\S|"
+                           # a chat export's line: "[Léa, 10:02] on part sur …"
+                           r"^\s*\[([^\W\d][\w.'-]*(?:\s[^\W\d][\w.'-]*)?),?\s+\d{1,2}:\d{2}(?::\d{2})?"
+                           r"(?:\s*[AP]M)?\]\s*\S")
 
 
 def _transcript(texts: Sequence[str]) -> set[int]:

@@ -399,7 +399,7 @@ _BLOCK_LABEL = re.compile(r"^\s*(?:#{1,6}\s+(?P<heading>[^\n]{1,60})|<(?P<tag>[^
 _ACTS_ON = re.compile(r"\b(?:(?:turn|summari[sz]e|rewrite|review|cluster|group|analy[sz]e|translate|edit|proofread|"
                       r"classify|fix|clean|convert|tag|score|grade|triage|sort|go through|audit|compare)\s+(?:all\s+)?"
                       r"(?:the|these|this|my|our|each of the)|"
-                      r"(?:write|draft|build|create|make|generate|produce|prepare|compile)\b[^.]{0,80}\bfrom\s+"
+                      r"(?:write|draft|build|create|make|generate|produce|prepare|compile)\b.{0,80}?\bfrom\s+"
                       r"(?:the|these|this|my|our)|"
                       r"(?:here (?:are|is)|below (?:are|is)|te paso|voici|hier sind|ecco|i(?:'ve| have) pasted)"
                       r"(?:\s+[\w-]+)?)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
