@@ -2121,7 +2121,8 @@ def test_a_condition_in_another_language_makes_its_instruction_a_rule() -> None:
         assert got[condition] == "A", condition
 
 
-@pytest.mark.parametrize("sentence, want", [
+#: Task statements and form words in more languages (read by test_a_sentence_is_read_by_its_own_wording).
+_TASK_AND_FORM_IN_MORE_LANGUAGES = [
     ("Tu trabajo es ayudar a las personas a cocinar.", "D"),
     ("Твоя задача — отвечать на вопросы учеников.", "D"),
     ("Görevin, müşterilere tur paketleri hakkında bilgi vermek.", "D"),
@@ -2138,11 +2139,9 @@ def test_a_condition_in_another_language_makes_its_instruction_a_rule() -> None:
     ("Odpowiedzi nie powinny przekraczać 5 zdań.", "O"),
     ("Schreibe in der Du-Form und in einem lockeren, aber nicht albernen Ton.", "O"),
     ("Le registre doit rester formel, comme dans une correspondance commerciale.", "O"),
-    ("Por un bug en el registro hay emails duplicados.", ""),  # a log, not the register
-    ("Nilaiku paling lemah di matematika dan bahasa Inggris.", ""),  # a school subject, not the reply's language
-])
-def test_task_statements_and_form_words_in_more_languages(sentence: str, want: str) -> None:
-    assert label_code(cues_of(sentence)) == (want or "-")
+    ("Por un bug en el registro hay emails duplicados.", "-"),  # a log, not the register
+    ("Nilaiku paling lemah di matematika dan bahasa Inggris.", "-"),  # a school subject, not the reply's language
+]
 
 
 def test_material_under_a_label_in_turkish_russian_or_arabic_is_the_input() -> None:
@@ -2230,41 +2229,41 @@ def test_sentences_describing_the_persona_in_other_languages_are_the_role() -> N
     assert got["Hai accesso alla sua casella tramite gli strumenti."] == "A"  # what it may do, not who it is
 
 
-@pytest.mark.parametrize("sentence, want", [
+#: New content placed after the answer's main part is task and form; the ids it cites stay form.
+_CONTENT_AFTER_THE_MAIN_PART = [
     ("After the code, explain your changes in a short bulleted list.", "DO"),
     ("Below the table, list any pitches you could not place, with the reason in one line each.", "DO"),
     ("After the lyrics, add two or three sentences explaining the choices you made.", "DO"),
     ("After the answer, list the passage IDs you relied on in square brackets.", "O"),  # citations: form
     ("After each sentence that relies on a document, add its id in brackets.", "O"),
-])
-def test_new_content_placed_after_the_answers_main_part_is_task_and_form(sentence: str, want: str) -> None:
-    assert label_code(cues_of(sentence)) == want
+]
 
 
-@pytest.mark.parametrize("sentence, want", [
+#: A condition whose outcome is only an output convention is the form; other conditions are rules.
+_CONDITIONAL_CONVENTIONS = [
     ("If the amount is not stated, set estimated_amount to null.", "O"),
     ("If the answer makes no claims at all, return {\"claims\": [], \"faithfulness\": null}.", "O"),
     ("If a value isn't reported, write NR.", "O"),
     ("If no candidate matches, mark the reference as \"unverified\" rather than guessing.", "O"),
     ("If the customer is angry, apologise and offer a callback.", "A"),  # what to do in that case: a rule
     ("If the message is ambiguous about the day, use the clarify action instead of guessing.", "A"),
-])
-def test_a_condition_whose_outcome_is_only_an_output_convention_is_the_form(sentence: str, want: str) -> None:
-    assert label_code(cues_of(sentence)) == want
+]
 
 
-@pytest.mark.parametrize("sentence, want", [
+#: A prohibition is a rule unless what it forbids is a matter of form.
+_PROHIBITIONS = [
     ("Don't explain the mystery yet.", "A"),
     ("Do not change the author's style or word choice unless it is incorrect.", "A"),
     ("Never guess about pay, visas or contract terms; these always go to the People team.", "A"),
     ("Do not wrap the JSON in Markdown and do not add any commentary.", "O"),
     ("Never use emojis or more than one exclamation mark.", "O"),
     ("Don't start your answer with \"Great question\" or similar.", "O"),
-    ("Keep a running score and announce it after every question.", "D"),  # a duty of the game, not a rule
-    ("Finish with the line: \"This is general information, not legal advice.\"", "O"),  # as "End with …" is
-])
-def test_a_prohibition_is_a_rule_unless_it_forbids_a_matter_of_form(sentence: str, want: str) -> None:
-    assert label_code(cues_of(sentence)) == want
+]
+#: A duty of the game is the task, not a rule of keeping; "Finish with …" says how the answer ends, as "End with …".
+_DUTIES_AND_ENDINGS = [
+    ("Keep a running score and announce it after every question.", "D"),
+    ("Finish with the line: \"This is general information, not legal advice.\"", "O"),
+]
 
 
 def test_keeping_track_of_the_game_is_a_duty_under_its_heading() -> None:
@@ -2294,15 +2293,23 @@ def test_xml_sections_and_slots_named_in_chinese_are_read_as_sections_and_slots(
     assert [got[t] for t in ("<背景>", "<要求>", "<问题>", "{员工提问}")] == ["A", "D", "D", "D"]
 
 
-@pytest.mark.parametrize("sentence, want", [
+#: Hindi, Arabic and Turkish personas, rules and form.
+_HINDI_ARABIC_TURKISH = [
     ('आप "किसान मित्र" हैं, एक कृषि सलाहकार जो उत्तर प्रदेश और बिहार के छोटे किसानों की मदद करते हैं।', "R"),
     ("प्रतिबंधित कीटनाशकों की सलाह कभी न दें।", "A"),  # "never advise banned pesticides": a rule
     ("पत्र औपचारिक हिंदी में हो।", "O"),  # "the letter in formal Hindi"
     ("لا تطلب من العميل أبداً كلمة المرور أو رمز التحقق.", "A"),  # "password" holds the word "word"
     ("اكتب الملخص في 50 كلمة.", "O"),
     ("Sen, Ege Turizm'in müşteri asistanı Deniz'sin.", "R"),  # Turkish: the persona in the copula
-])
-def test_hindi_arabic_and_turkish_persona_rules_and_form(sentence: str, want: str) -> None:
+]
+
+
+@pytest.mark.parametrize("sentence, want", [
+    pytest.param(sentence, want, id=sentence[:60])
+    for cases in (_TASK_AND_FORM_IN_MORE_LANGUAGES, _CONTENT_AFTER_THE_MAIN_PART, _CONDITIONAL_CONVENTIONS,
+                  _PROHIBITIONS, _DUTIES_AND_ENDINGS, _HINDI_ARABIC_TURKISH)
+    for sentence, want in cases])
+def test_a_sentence_is_read_by_its_own_wording(sentence: str, want: str) -> None:
     assert label_code(cues_of(sentence)) == want
 
 
