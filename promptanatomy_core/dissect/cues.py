@@ -671,7 +671,7 @@ def cues_of(text: str) -> set[Component]:
         found.discard(O)  # 'Why does this return "[object Object]10"?' asks about the material, not for a form
     if foreign and found == {D} and languages.NEGATION.search(" ".join(head.split()[:4])):
         return {A}  # "Nenne keine Preise, die …", "No inventes datos": a prohibition is a rule
-    return _resolve(found, head)
+    return _resolve(found, head, foreign)
 
 
 #: A sentence that is the request though it also speaks of background: "My first request is …", "I'll paste …",
@@ -682,8 +682,8 @@ _REQUEST_FIRST = _rx(r"^\W*(?:" + MY_FIRST + r"|" + _I_WILL_GIVE + r"|" + _NEED_
 _ARTEFACT_SPEC_RX = _rx(_ARTEFACT_SPEC)
 
 
-def _resolve(cues: set[Component], text: str) -> set[Component]:
-    """Settle competing cues within one sentence."""
+def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
+    """Settle competing cues within one sentence (``foreign``: it may be in another language, as cues_of found)."""
     if E in cues:
         return {E}
     if R in cues:
@@ -702,7 +702,7 @@ def _resolve(cues: set[Component], text: str) -> set[Component]:
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
             return {D, A}  # the task, with a constraint on it
-        return {A} if INFO.match(text) or languages.CONDITION.match(text) and languages.foreign(text) else {D}
+        return {A} if INFO.match(text) or foreign and languages.CONDITION.match(text) else {D}
     return cues
 
 

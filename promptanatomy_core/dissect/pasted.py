@@ -223,7 +223,7 @@ def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]]
             continue
         end = li  # the block: the background lines below, up to a blank line or the task
         while end < len(lines) and not (blank_before[lines[end][0].index] and end > li) and \
-                all(labels[m.index] == {A} for m in lines[end]):
+                _background(lines[end], labels):
             end += 1
         block = [m for line in lines[li:end] for m in line]
         if block and all(not (m.cues - {A}) and not PLACEHOLDER.search(m.text)
@@ -432,7 +432,7 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
         if len(noun) < 4 or noun not in acted:
             continue
         end = li + 1
-        while end < len(lines) and all(labels[m.index] == {A} for m in lines[end]) and \
+        while end < len(lines) and _background(lines[end], labels) and \
                 not (blank_before[lines[end][0].index] and not found.group("tag")) and \
                 not _BLOCK_LABEL.match(lines[end][0].text):
             end += 1

@@ -84,9 +84,10 @@ def cues(text: str, script: Script) -> set[Component]:
     one do both jobs when one asks for a task and another for the form ("请写一条 SQL，…。只输出 SQL，不要解释。"),
     and describe the persona when the first gives it ("あなたは…秘書です。ビジネス敬語に精通しています。")."""
     found = _cues(text, script)
-    parts = [_cues(part, script) for part in _FULL_STOP.split(text) if part.strip()]
-    if len(parts) < 2:
-        return found
+    pieces = [part for part in _FULL_STOP.split(text) if part.strip()]
+    if len(pieces) < 2:
+        return found  # one sentence: read once
+    parts = [_cues(part, script) for part in pieces]
     if parts[0] == {Component.ROLE}:
         return parts[0]
     both = {Component.DIRECTIVE, Component.OUTPUT_FORMATTING}
