@@ -1375,6 +1375,21 @@ def test_alternatives_gathered_under_their_anchor_match_the_same() -> None:
         assert bool(re.search(pattern, text.lower())) == bool(re.search(by_anchor(pattern), text.lower())), text
 
 
+def test_alternatives_after_a_non_word_character_drop_the_boundary_it_implies() -> None:
+    pattern = r"(?:^|\W)(?:\bjson\b|^\W*reply in\b|\b\"quoted|\b(?:one|two) words?\b|\b(?:a )?table\b|output\b)"
+    assert by_anchor(pattern) == r"^(?:\W*reply in\b)|(?:^|\W)(?:json\b|\b\"quoted|(?:one|two) words?\b|" \
+                                 r"\b(?:a )?table\b|output\b)"  # "\b" kept where what follows may not be a letter
+    texts = ("Return JSON.", "Reply in French.", "Okay, reply in French.", 'Say "quoted', 'Say:"quoted',
+             "In two words.", "A table.", "Put it in a table.", "Notable tables.", "Make it output-only.", "Xjson")
+    for text in texts:
+        assert bool(re.search(pattern, text.lower())) == bool(re.search(by_anchor(pattern), text.lower())), text
+    sentences = [s.text.lower() for name in ("custom", "valley", "inlet", "sedge")
+                 for _, g in load_gold_jsonl(BENCH_DATA / f"{name}_prompts.jsonl") for s in g.sentences]
+    plain = re.compile(OUTPUT.pattern)  # the form cues as written, without the rearrangement
+    assert [bool(plain.search(t)) for t in sentences] == [bool(OUTPUT.search(t)) for t in sentences]
+    assert sum(bool(OUTPUT.search(t)) for t in sentences) > 250
+
+
 def test_the_arrival_of_the_input_below_is_part_of_the_task() -> None:
     got = dict(codes("A resident has sent the message below through the council's form.\n"
                      "Route it to the right department.\n\nMessage:\n{message}"))
