@@ -1904,6 +1904,10 @@ def test_the_list_after_a_sentence_announcing_the_answers_or_reviews_given_is_th
     got = dict(codes("Below are 2 customer reviews of our insole. Count the complaints.\nReviews:\n" +
                      "\n".join(reviews)))
     assert [got[r] for r in ["Reviews:", *reviews]] == ["D"] * 3
+    answers = ["- the mobile app logs me out constantly", "- Export to Excel pls", "- Would love dark mode"]
+    got = dict(codes("You are a UX researcher.\nBelow are open-text answers from our NPS survey.\n"
+                     "Cluster them into themes.\n\nresponses:\n" + "\n".join(answers)))
+    assert [got[a] for a in ["responses:", *answers]] == ["D"] * 4  # given to work through, persona or not
     rules = ["- Never promise refunds.", "- Escalate legal threats."]
     got = dict(codes("You are a support agent.\nHere are the rules you follow:\n" + "\n".join(rules)))
     assert [got[r] for r in rules] == ["A"] * 2

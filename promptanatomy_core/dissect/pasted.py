@@ -240,10 +240,8 @@ _ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•]|[\"“])\s*\S")
 
 
 def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
-    """In a request, the list right after a sentence that announces the items given ("Below are 12 open-ended
-    answers to …", then perhaps the task, then the list) is what the task works through, however its items read."""
-    if _has_persona(lines, labels):
-        return
+    """The list right after a sentence that announces the items given ("Below are 12 open-ended answers to …",
+    then perhaps the task, then the list) is what the task works through, however its items read, persona or not."""
     for li, line in enumerate(lines):
         announcing = [m for m in line if (a := _ANNOUNCES_ITEMS.match(m.text)) and
                       any(_DATA_HEAD.fullmatch(w) for w in re.findall(r"[^\W\d_]+", a[1]))]
