@@ -2061,7 +2061,9 @@ def test_pasted_code_reads_calls_and_block_ends() -> None:
 
 def test_more_task_verbs_and_wishes_in_other_languages() -> None:
     for text in ("Settle an argument for us.", "J'aimerais un menu complet (entrée, plat, dessert).",
-                 "Ich möchte eine Frist von 3 Tagen setzen.", "Me gustaría un plan de ahorro para el verano."):
+                 "Ich möchte eine Frist von 3 Tagen setzen.", "Me gustaría un plan de ahorro para el verano.",
+                 "Réécris les lignes suivantes de mon CV.", "Suggeriscimi anche dove dormire, niente di troppo caro.",
+                 "Al final añade la lista de la compra agrupada por sección.", "Alla fine, riscrivi la ricetta."):
         assert Component.DIRECTIVE in cues_of(text), text
 
 

@@ -35,7 +35,8 @@ def foreign(text: str) -> bool:
 
 
 _LEAD = r"^[\s>*\-•#\d.)(¿¡\"«„“]*(?:(?:bitte|por favor|s'il (?:te|vous) plaît|per favore|und|et|y|e|dann|puis|luego|" \
-        r"poi|ensuite|außerdem|también|aussi|anche|graag|alsjeblieft|alstublieft|daarna|ook)[,\s]+)*"
+        r"poi|ensuite|außerdem|también|aussi|anche|graag|alsjeblieft|alstublieft|daarna|ook|al final|por último|" \
+        r"finalmente|à la fin|enfin|pour finir|am ende|zum schluss|zuletzt|alla fine|infine|no final|por fim)[,\s]+)*"
 
 #: Task verbs in the imperative, familiar and formal (a German formal imperative, "<verb>en Sie", is matched apart).
 _IMPERATIVES = (
@@ -47,7 +48,7 @@ _IMPERATIVES = (
     "prépare préparez complète complétez suggère suggérez relis relisez inclus incluez mentionne mentionnez "
     "extrais extrayez organise organisez planifie planifiez demande demandez demande-lui demandez-lui remercie "
     "remerciez reconnais reconnaissez attribue attribuez justifie justifiez souligne soulignez regroupe regroupez "
-    "ajoute ajoutez supprime supprimez "
+    "ajoute ajoutez supprime supprimez réécris réécrivez "
     # German
     "schreib schreibe übersetze übersetz fasse fass erkläre erklär erstelle korrigiere gib hilf beantworte analysiere "
     "formuliere prüfe überprüfe nenne beschreibe vergleiche berechne finde bewerte ordne klassifiziere zeig zeige mach "
@@ -60,19 +61,20 @@ _IMPERATIVES = (
     "indica indique elige elija evalúa evalúe prepara prepare completa complete sugiere sugiera enumera enumere "
     "incluye incluya menciona mencione extrae extraiga organiza organice planifica planifique ordena ordene pide "
     "pídele agradece agradezca destaca agrupa agrupe señala señale resalta resalte justifica justifique elimina "
-    "añade añada "
+    "añade añada reescribe reescriba "
     # Portuguese
     "escreva traduza resuma corrija redija faça gere analise classifique crie descreva calcule encontre escolha "
     "avalie sugira liste escreve traduz faz ajude-me ajuda-me ajude inclua mencione extraia organize planeje destaque "
     "peça pergunte "
-    "explique agrupe aponte identifique elabore monte ordene revise "
+    "explique agrupe aponte identifique elabore monte ordene revise reescreva reescreve "
     # Italian
     "scrivi traduci riassumi spiega correggi dammi aiutami redigi fai analizza rispondi identifica rivedi confronta "
     "descrivi calcola trova scegli valuta suggerisci elenca scriva traduca riassuma spieghi corregga includi menziona "
-    "estrai organizza pianifica prepara crea genera chiedi chiedigli inizia ringrazia ordina aggiungi aggiunga "
+    "estrai organizza pianifica prepara crea genera chiedi chiedigli inizia ringrazia ordina aggiungi aggiunga riscrivi "
     # with the pronoun attached ("Hazme una simulación …", "Fammi un riassunto …", "Explique-moi …")
     "hazme escríbeme explícame explícamelo dime cuéntame mándame pásame corrígeme tradúceme fammi scrivimi spiegami "
-    "dimmi correggimi traducimi fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi "
+    "dimmi correggimi traducimi suggeriscimi consigliami preparami trovami riscrivimi sugiéreme recomiéndame "
+    "fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi propose-moi "
     # Dutch
     "schrijf herschrijf vertaal vat maak geef leg help beantwoord analyseer corrigeer controleer vergelijk beschrijf "
     "bereken noem zoek kies beoordeel stel formuleer verbeter noteer vermeld sluit "
