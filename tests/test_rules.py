@@ -362,6 +362,9 @@ def test_instruction_dataset_definitions_and_role_play_openers() -> None:
     assert got["Now complete the following example - Input: Ann met Bo. Output:"] == "D"  # "Output:" is a slot
     assert dict(codes("In this task, you will be given a comment. Classify it as toxic or not."))[
         "In this task, you will be given a comment."] == "D"
+    got = dict(codes("<role>You are a fact-checker.</role>\n<task>Check each claim in <claims> against the sources."
+                     "</task>\n<claims>\n{claims}\n</claims>"))
+    assert got["<task>Check each claim in <claims> against the sources.</task>"] == "D"  # read past its tag
     for text, code in (("Pretend you're my landlord.", "R"), ("Be my IELTS examiner.", "R"),
                        ("I want you to act as a sommelier.", "R"),
                        ("I want you to act as an etymologist and trace the origin of the word I give you.", "DR"),

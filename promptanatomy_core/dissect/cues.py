@@ -553,9 +553,11 @@ _CONDITIONAL_CONVENTION = re.compile(
 _SCOPE = _rx(r"^\W*only\s+(?:answer|respond to|reply to|help with)\s+(?:questions|requests|queries|topics|from)\b")
 
 
-#: A label in front of an instruction: "Definition: In this task, you are given …", "Step 2: …", "SYSTEM: You are …".
+#: A label or an opening tag in front of an instruction: "Definition: In this task, you are given …", "Step 2: …",
+#: "SYSTEM: You are …", "<task>Check each claim …".
 _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: prompt)?|(?:your\s+)?task|instructions?|"
-                  r"request|goal|objective|constraints?|requirements?|role|persona)\s*(?:[:.)]|\s[-–])\s*(?=\S)")
+                  r"request|goal|objective|constraints?|requirements?|role|persona)\s*(?:[:.)]|\s[-–])\s*(?=\S)|"
+                  r"^\s*<[^\W\d][\w\-]{0,40}>\s*(?=\S)")
 
 
 #: The special tokens of chat templates (ChatML, Llama 2 and 3, Gemma, Phi): a turn's role, or nothing to read.
