@@ -1911,6 +1911,14 @@ def test_the_list_after_a_sentence_announcing_the_answers_or_reviews_given_is_th
     got = dict(codes("You are a UX researcher.\nBelow are open-text answers from our NPS survey.\n"
                      "Cluster them into themes.\n\nresponses:\n" + "\n".join(answers)))
     assert [got[a] for a in ["responses:", *answers]] == ["D"] * 4  # given to work through, persona or not
+    notes = ["- party arrived in Greywater, town half-flooded", "- met Sister Ilse at the drowned chapel"]
+    got = dict(codes("i DM a weekly D&D game.\nCan you write a recap from my notes from last week?\n"
+                     "Make it sound like an old fantasy narrator.\n" + "\n".join(notes)))
+    assert [got[n] for n in notes] == ["D"] * 2  # the task names what it works from, and the list follows
+    criteria = ["1. Correctness: claims must be accurate.", "2. Concision: shorter is better."]
+    got = dict(codes("You are an impartial judge.\nCompare the two responses below and decide which is better.\n"
+                     "Judge on these criteria:\n" + "\n".join(criteria) + "\n[Response A]\n{a}\n[Response B]\n{b}"))
+    assert [got[c] for c in criteria] == ["A"] * 2  # what the list under the task is named for: consulted
     rules = ["- Never promise refunds.", "- Escalate legal threats."]
     got = dict(codes("You are a support agent.\nHere are the rules you follow:\n" + "\n".join(rules)))
     assert [got[r] for r in rules] == ["A"] * 2

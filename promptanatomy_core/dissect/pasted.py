@@ -239,19 +239,33 @@ _ANNOUNCES_ITEMS = re.compile(r"^\W*(?:below|here)\s+(?:are|is)\s+((?:\S+\s+){0,
 _ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•]|[\"“])\s*\S")
 
 
+def _names_items(text: str) -> bool:
+    """Whether a task names the items it works from: "Can you write a recap from my notes?", "Cluster the
+    responses …"."""
+    return any(_DATA_HEAD.fullmatch(word) or word.lower() == "notes"
+               for found in _ACTS_ON.finditer(text) for word in found["words"].split())
+
+
 def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """The list right after a sentence that announces the items given ("Below are 12 open-ended answers to …",
-    then perhaps the task, then the list) is what the task works through, however its items read, persona or not."""
+    "Can you write a recap from my notes?", then perhaps more of the task, then the list) is what the task works
+    through, however its items read, persona or not; not a list under a label naming criteria or a rubric."""
     for li, line in enumerate(lines):
         announcing = [m for m in line if (a := _ANNOUNCES_ITEMS.match(m.text)) and
                       any(_DATA_HEAD.fullmatch(w) for w in re.findall(r"[^\W\d_]+", a[1]))]
-        if not announcing:
+        named = any(D in labels[m.index] and _names_items(m.text) for m in line)  # "… from my notes"
+        if not announcing and not named:
             continue
         start = li + 1
         while start < min(li + 4, len(lines)) and not _ITEM.match(lines[start][0].text) and \
                 all(labels[m.index] & {D, O} for m in lines[start]):
             start += 1  # the task between the announcement and the list
-        end = start + (start < len(lines) and len(lines[start]) == 1 and bare_label(lines[start][0].text))
+        if start < len(lines) and names_consulted(lines[start][0].text):
+            continue  # "Judge on these criteria:", "Rubric (each criterion scored 1–4):" above the list
+        labelled = start < len(lines) and len(lines[start]) == 1 and bare_label(lines[start][0].text)
+        if labelled and not announcing:
+            continue  # the task named its material: a list under a label of its own ("Marking guidance:") is other
+        end = start + labelled
         while end < len(lines) and _ITEM.match(lines[end][0].text):
             end += 1
         items = [m for item in lines[start:end] for m in item]  # with the label over them ("Questions:")
