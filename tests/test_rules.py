@@ -979,6 +979,8 @@ def test_task_stated_of_the_assistant_a_grader_at_work_goals_and_chat_requests()
     got = dict(codes("hey can u help me write a bday msg for my sis\nshes turning 30 lol\nmake it funny but not mean"))
     assert got["hey can u help me write a bday msg for my sis"] == "D"
     assert got["make it funny but not mean"] == "O"  # the tone asked for
+    text = "hi!! can you give me feedback on my history essay before i submit it on friday"
+    assert codes(text) == [(text, "D")]  # however many "!"
 
 
 def test_persona_in_the_third_person_instructions_under_the_form_heading_and_a_context_section() -> None:

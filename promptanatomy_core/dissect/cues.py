@@ -129,7 +129,7 @@ _ARTEFACT_SPEC = (r"^\W*(?:(?:it|they|at least \w+|some)\s+(?=should|must|has|ha
 _NEED_IDEAS = (r"(?:we\s+)?need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|recommendations|names|slogans|"
                r"taglines|titles|jokes|puns|captions|headlines|lyrics)\b")
 DIRECTIVE = Folded(
-    _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]?\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
+    _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]*\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
             r"once|"
     r"looking at)\b[^,.]{0,80},\s*)?"
     r"(?:please\s+|kindly\s+|now\s+|then\s+|first,?\s+|finally,?\s+|next,?\s+|also\s+|just\s+)?"
