@@ -2084,6 +2084,11 @@ def test_i_need_or_want_a_number_or_plural_things_for_a_purpose_is_a_request() -
     for text in ("I want 3–4 activities that don't need much setup plus a simple schedule.",
                  "I need swaps for gym exercises I can do at home with a pair of dumbbells."):
         assert Component.DIRECTIVE in cues_of(text), text
+    for text in ("I'm applying for the job below and need a cover letter.",  # after what the user says of themselves
+                 "I'm the best man at my brother Dev's wedding next month and I need a toast."):
+        assert cues_of(text) == {Component.DIRECTIVE}, text
+    assert cues_of("All API calls use the base URL https://api.example/v3 and need a Bearer token.") != \
+        {Component.DIRECTIVE}  # no one asks
 
 
 def test_a_persona_named_with_a_nickname_or_several_capitalised_words_is_the_role() -> None:
