@@ -9,7 +9,7 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
-from promptanatomy_core.dissect.cues import INPUT_LABEL, OUTPUT, cues_of, opens_material
+from promptanatomy_core.dissect.cues import INPUT_LABEL, OUTPUT, cues_of, is_imperative, opens_material
 from promptanatomy_core.dissect.patterns import alternatives, by_anchor
 from promptanatomy_core.dissect.material import material_lines, runs
 from promptanatomy_core.text import PromptError
@@ -1772,6 +1772,13 @@ def test_a_field_whose_key_is_a_verb_is_no_imperative() -> None:
                      "Name: {first_name} {last_name}\n\nPlan a fix with the customer."))
     assert got["Plan: {plan_name}"] == got["Name: {first_name} {last_name}"] == "A"
     assert got["Plan a fix with the customer."] == "D"
+
+
+def test_a_verb_that_is_no_noun_opens_an_instruction_whatever_its_object() -> None:
+    for text in ("Praise effort, not talent.", "Mention percentages, not just absolute numbers.",
+                 "Simplify sentence structure and add sentence starters.", "Acknowledge Mrs Hale's concern."):
+        assert cues_of(text) == {Component.DIRECTIVE}, text
+    assert is_imperative("Praise effort, not talent.") and not is_imperative("Critique sessions run on Fridays.")
 
 
 def test_swedish_polish_indonesian_turkish_and_russian_task_persona_and_form() -> None:

@@ -226,7 +226,12 @@ def is_imperative(text: str) -> bool:
     return not rest or bool(_IMPERATIVE_NEXT.match(rest)) or rest[:1] in "\"'“‘`{[(" or m.group(1).lower() in {
         "summarise", "summarize", "translate", "classify", "explain", "describe", "write", "list", "draft", "narrate",
         "rewrite", "extract", "generate", "compute", "calculate", "refactor", "redact", "identify", "compare", "cover",
-        "thank", "apologise", "apologize", "include"}
+        "thank", "apologise", "apologize", "include", "consider", "suggest", "recommend", "mention", "highlight",
+        "prioritise", "prioritize", "evaluate", "assess", "normalise", "normalize", "verify", "propose", "encourage",
+        "reassure", "acknowledge", "emphasise", "emphasize", "justify", "categorise", "categorize", "analyse",
+        "analyze", "paraphrase", "rephrase", "simplify", "proofread", "condense", "shorten", "clarify", "interpret",
+        "diagnose", "deduplicate", "tabulate", "enumerate", "troubleshoot", "investigate", "examine", "determine",
+        "distinguish", "infer", "predict", "invent", "optimise", "optimize", "validate", "transcribe", "praise"}
 
 
 #: An input label: "Review: …", "Text: {input}", "Article:", "Resident's complaint:", "Now complete the question: …";
