@@ -2083,7 +2083,8 @@ def test_more_task_verbs_and_wishes_in_other_languages() -> None:
     for text in ("Settle an argument for us.", "J'aimerais un menu complet (entrée, plat, dessert).",
                  "Ich möchte eine Frist von 3 Tagen setzen.", "Me gustaría un plan de ahorro para el verano.",
                  "Réécris les lignes suivantes de mon CV.", "Suggeriscimi anche dove dormire, niente di troppo caro.",
-                 "Al final añade la lista de la compra agrupada por sección.", "Alla fine, riscrivi la ricetta."):
+                 "Al final añade la lista de la compra agrupada por sección.", "Alla fine, riscrivi la ricetta.",
+                 "Per ogni vino indica un abbinamento con un piatto tipico.", "Für jeden Punkt schreibe einen Satz."):
         assert Component.DIRECTIVE in cues_of(text), text
 
 

@@ -36,7 +36,8 @@ def foreign(text: str) -> bool:
 
 _LEAD = r"^[\s>*\-•#\d.)(¿¡\"«„“]*(?:(?:bitte|por favor|s'il (?:te|vous) plaît|per favore|und|et|y|e|dann|puis|luego|" \
         r"poi|ensuite|außerdem|también|aussi|anche|graag|alsjeblieft|alstublieft|daarna|ook|al final|por último|" \
-        r"finalmente|à la fin|enfin|pour finir|am ende|zum schluss|zuletzt|alla fine|infine|no final|por fim)[,\s]+)*"
+        r"finalmente|à la fin|enfin|pour finir|am ende|zum schluss|zuletzt|alla fine|infine|no final|por fim|" \
+        r"(?:per ogni|para cada|pour chaque|für jede[nrs]?|voor elke?|dla każdego|dla każdej)\s+\w+)[,\s]+)*"
 
 #: Task verbs in the imperative, familiar and formal (a German formal imperative, "<verb>en Sie", is matched apart).
 _IMPERATIVES = (
