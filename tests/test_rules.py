@@ -1753,6 +1753,14 @@ def test_a_block_of_data_a_request_gives_under_a_bare_label_is_its_input() -> No
     got = dict(codes("You are Max, the assistant of a bike shop.\nShop details:\n- Open 9-5 on weekdays.\n"
                      "- Repairs take two days.\nAnswer the customer politely."))
     assert got["Shop details:"] == got["- Repairs take two days."] == "A"
+    notes = ["- they run 40 trucks, planning to double by 2026", "- wants a pilot with 2 depots"]
+    got = dict(codes("Draft a follow-up email to Dana after yesterday's demo.\nMy notes from the call:\n" +
+                     "\n".join(notes) + "\nTimeline (UTC):\n08:41 deploy starts\n08:47 error rate rises"))
+    assert [got[n] for n in ["My notes from the call:", *notes, "Timeline (UTC):", "08:41 deploy starts"]] == ["D"] * 5
+    got = dict(codes("Task: classify each tweet into one of the stance labels below.\nLabels:\nPRO: supports vaccination\n"
+                     "ANTI: opposes vaccination\nNotes:\n- Sarcasm counts as the stance it implies.\n"
+                     "- A retweet takes the stance of the original.\nOutput a JSON list.\nTweets:\n{tweets}"))
+    assert got["Notes:"] == got["- Sarcasm counts as the stance it implies."] == "A"  # on the task, nobody's notes
 
 
 def test_a_situation_typed_on_into_a_question_without_its_mark_is_background_and_task() -> None:

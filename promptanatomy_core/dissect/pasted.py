@@ -200,12 +200,24 @@ def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> 
 
 #: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
 _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
+                        r"facts|timeline|updates|highlights|observations|findings|"
                         r"answers|quotes|offers|options|experience|reviews|verbatims|complaints|tickets|messages|"
                         r"e?mails|posts|tweets|headlines|entries|submissions|replies|questions|specs|specifications|"
                         r"features|caractéristiques|características|caratteristiche|merkmale|notulen|drafts?|abstract|essay|"
                         r"chapter|introduction|inleiding|einleitung|introducción|lines|"
                         r"informa(?:ções|tions?|ción|zioni)|comentários|comentarios|commentaires|angaben|gegevens|"
                         r"dados|datos|données|dati", re.I)
+
+
+def _names_data(label: str) -> bool:
+    """Whether a label names data a request gives to work with: "Details:", "Timeline (UTC):", and notes that are
+    someone's or from something ("My notes from the call:", "Notes de consultation :"), not "Notes:" on a template."""
+    head = head_noun(label)
+    return bool(_DATA_HEAD.fullmatch(head) or head == "notes" and _WHOSE_NOTES.search(label))
+
+
+#: Notes that are someone's or from an event: "My notes from the call", "QA notes from today's run".
+_WHOSE_NOTES = re.compile(r"\b(?:my|our|from|de|van|von|di|do|da)\b", re.I)
 
 
 def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]],
@@ -219,7 +231,7 @@ def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]]
         label = lines[li][-1]  # alone on its line or closing a paragraph ("We're deciding whether to buy. Details:")
         li += 1
         if not bare_label(label.text) or labels[label.index] != {A} or label.reference or \
-                names_consulted(label.text) or not _DATA_HEAD.fullmatch(head_noun(label.text)):
+                names_consulted(label.text) or not _names_data(label.text):
             continue
         end = li  # the block: the background lines below, up to a blank line or the task
         while end < len(lines) and not (blank_before[lines[end][0].index] and end > li) and \
