@@ -1757,8 +1757,8 @@ def test_a_block_of_data_a_request_gives_under_a_bare_label_is_its_input() -> No
     got = dict(codes("Draft a follow-up email to Dana after yesterday's demo.\nMy notes from the call:\n" +
                      "\n".join(notes) + "\nTimeline (UTC):\n08:41 deploy starts\n08:47 error rate rises"))
     assert [got[n] for n in ["My notes from the call:", *notes, "Timeline (UTC):", "08:41 deploy starts"]] == ["D"] * 5
-    got = dict(codes("Task: classify each tweet into one of the stance labels below.\nLabels:\nPRO: supports vaccination\n"
-                     "ANTI: opposes vaccination\nNotes:\n- Sarcasm counts as the stance it implies.\n"
+    got = dict(codes("Task: classify each tweet into one of the stance labels below.\nLabels:\nPRO: supports vaccines\n"
+                     "ANTI: opposes vaccines\nNotes:\n- Sarcasm counts as the stance it implies.\n"
                      "- A retweet takes the stance of the original.\nOutput a JSON list.\nTweets:\n{tweets}"))
     assert got["Notes:"] == got["- Sarcasm counts as the stance it implies."] == "A"  # on the task, nobody's notes
 
