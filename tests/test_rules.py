@@ -1978,8 +1978,11 @@ def test_what_the_pieces_of_a_requested_artefact_should_do_or_be_about_is_the_ta
 def test_more_ways_a_user_introduces_what_they_paste() -> None:
     for text in ("Our VP sent me this email:", "getting this when i merge two dataframes, both have an id column:",
                  "daily signups for the last two weeks, pasted from our metrics db:",
-                 "Attached below is a sample of request latencies from yesterday's load test."):
+                 "Attached below is a sample of request latencies from yesterday's load test.",
+                 "This is their online menu:", "The transcription on the site looks like this:",
+                 "My friend posted this in our group chat and I can't afford it right now:"):
         assert opens_material(text), text
+    assert not opens_material("This is my first time hosting a dinner party.")
     assert not opens_material("Tonight's list is below.")  # in a sommelier's system prompt: consulted
 
 

@@ -531,10 +531,12 @@ INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|(?:attached )
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
                     r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
 #: The same at a sentence's end: "… keep restarting, here's what i see:", "The form asks:", "Nella bolletta c'è
-#: scritto:".
+#: scritto:", "This is their online menu:", "The transcription looks like this:".
 _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\b[^.:]*:?\s*$|"
                         r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$|"
-                        r"\b(?:pasted (?:from|out of)|sent (?:me|us) this|getting this|under review)\b[^.]*:\s*$", re.I)
+                        r"\b(?:pasted (?:from|out of)|sent (?:me|us) this|posted this|getting this|"
+                        r"under review)\b[^.]*:\s*$|"
+                        r"^\W*this is (?:the|my|our|their|his|her)\b[^.:]{0,60}:\s*$|\blooks? like this\s*:\s*$", re.I)
 
 #: A prohibition: a rule, unless what it forbids is a matter of form (below).
 _PROHIBITION = re.compile(r"^[\W\d]*(?:avoid|do not|don't|dont|never|no need to)\b", re.I)

@@ -252,7 +252,8 @@ INTRO = re.compile(_LEAD + r"(?:voici|voilà|hier (?:ist|sind)|anbei|aquí (?:es
                    r"(?:te|le|os) (?:copio|pego|paso)|je (?:te|vous) (?:copie|colle)|ti (?:copio|incollo)|"
                    r"(?:te|lhe) (?:copio|colo|mando)|"
                    r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue|hier is|hierbij)\b|\b(?:ci-dessous|unten|"
-                   r"abajo|a continuación|qui sotto|abaixo|hieronder)\s*:?\s*$", re.I)
+                   r"abajo|a continuación|qui sotto|abaixo|hieronder|folgende[nrs]?\s+\w+|(?:é|es|è) (?:esta|este|"
+                   r"questa|questo)|(?:est|sont) la suivante|les suivant(?:e?s)?)\s*:?\s*$", re.I)
 
 #: Labels of the material the task works on ("Produktdaten:", "Mensaje: «…»", "Texte :"), joined into the English
 #: input labels of :mod:`.cues`.
