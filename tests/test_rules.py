@@ -1928,6 +1928,10 @@ def test_the_list_after_a_sentence_announcing_the_answers_or_reviews_given_is_th
     got = dict(codes("You are a UX researcher.\nBelow are open-text answers from our NPS survey.\n"
                      "Cluster them into themes.\n\nresponses:\n" + "\n".join(answers)))
     assert [got[a] for a in ["responses:", *answers]] == ["D"] * 4  # given to work through, persona or not
+    comments = ['1. "Fewer meetings on Mondays."', '2. "Clearer career paths."', '3. "Better chairs."']
+    got = dict(codes("These are the free-text answers from our engagement survey.\n" + "\n".join(comments) +
+                     "\nGroup the comments into themes."))
+    assert [got[c] for c in comments] == ["D"] * 3
     notes = ["- party arrived in Greywater, town half-flooded", "- met Sister Ilse at the drowned chapel"]
     got = dict(codes("i DM a weekly D&D game.\nCan you write a recap from my notes from last week?\n"
                      "Make it sound like an old fantasy narrator.\n" + "\n".join(notes)))

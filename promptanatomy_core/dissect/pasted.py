@@ -245,8 +245,9 @@ def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]]
 
 
 #: A sentence announcing the items a request gives to work through: "Below are 12 open-ended answers to …",
-#: "Here are my raw notes from last night:" (group 1: the words that may name them).
-_ANNOUNCES_ITEMS = re.compile(r"^\W*(?:below|here)\s+(?:are|is)\s+((?:\S+\s+){0,5}\S+)", re.I)
+#: "Here are my raw notes from last night:", "These are the free-text answers to …" (group 1: the words that may
+#: name them).
+_ANNOUNCES_ITEMS = re.compile(r"^\W*(?:below|here|these)\s+(?:are|is)\s+((?:\S+\s+){0,5}\S+)", re.I)
 #: A list item: "1. exports to excel break …", "- party reached Greywater", a quoted line.
 _ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•]|[\"“])\s*\S")
 
