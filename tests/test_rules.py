@@ -1401,6 +1401,11 @@ def test_the_arrival_of_the_input_below_is_part_of_the_task() -> None:
     assert got["A resident has sent the message below through the council's form."] == "D"
     text = "As the FP&A lead, write a memo to the CFO proposing that we move £180k into paid search."
     assert codes(text) == [(text, "DR")]  # a persona with "&" in its name
+    for text in ("As a UX researcher, group these interview snippets into three or four themes.",
+                 "As a senior editor, please tighten this paragraph."):  # any verb in the imperative after it
+        assert codes(text) == [(text, "DR")], text
+    text = "As a start, consider the provided Python code, which contains some errors."
+    assert "R" not in codes(text)[0][1]  # no persona
 
 
 def test_numbered_quotations_below_are_pasted_below_are_the_input() -> None:

@@ -41,8 +41,11 @@ _TASK_VERBS = (
 )
 #: "As a senior editor," / "As the admissions assistant for Carrow's office," / "As PeopleDesk, the HR assistant,".
 _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
-               r"bonus\b|reference\b|default\b|fallback\b|whole\b|consequence\b)|"
+               r"bonus\b|reference\b|default\b|fallback\b|whole\b|consequence\b|start\b|starting\b|beginning\b|"
+               r"next\b|side\b|quick\b|test\b)|"
                r"(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+)){0,2},\s+(?:an?|the|my|our)\s+)[\w\- ,'’&/]{0,120}?,")
+#: The same persona opening a sentence, before the task it asks of itself.
+_AS_PERSONA_FIRST = re.compile(r"^\W*" + _AS_PERSONA + r"\s*", re.I)
 #: A persona introduced in the third person: "This is the system prompt for Nova, the support assistant …",
 #: "Meet Nova, the …", "Nova is the in-app support assistant for …".
 NAMED_PERSONA = re.compile(r"^\W*(?:(?i:this is the (?:system )?prompt for|meet)\s+([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)?,"
@@ -649,6 +652,9 @@ def cues_of(text: str) -> set[Component]:
     if kv and kv[1] and len(kv[0].split()) <= 3 and REFERENCE.search(kv[0]) and not OUTPUT.search(kv[0]) and \
             not QUESTION.search(head) and "```" not in head:
         return {A}  # "Return policy: items can be returned within 30 days": a record consulted, no instruction
+    persona = _AS_PERSONA_FIRST.match(head)
+    if persona and is_imperative(head[persona.end():]):
+        return {R, D}  # "As a UX researcher, group these interview snippets into themes."
     foreign = languages.foreign(head)  # worth trying the patterns of other languages
     if _introduces(head, foreign) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
