@@ -981,6 +981,8 @@ def test_task_stated_of_the_assistant_a_grader_at_work_goals_and_chat_requests()
     assert got["make it funny but not mean"] == "O"  # the tone asked for
     text = "hi!! can you give me feedback on my history essay before i submit it on friday"
     assert codes(text) == [(text, "D")]  # however many "!"
+    text = "my grandma turns 90 on saturday, can u write a short poem i can read at the party"
+    assert codes(text) == [(text, "D")]  # the request typed on after the situation
 
 
 def test_persona_in_the_third_person_instructions_under_the_form_heading_and_a_context_section() -> None:

@@ -131,6 +131,9 @@ _ARTEFACT_SPEC = (r"^\W*(?:(?:it|they|at least \w+|some)\s+(?=should|must|has|ha
 #: A want after what the user says of themselves: "I'm applying for the job below and need a cover letter."
 _AND_NEED = (r"\b(?:i|we)\b[^.;]{0,120}?\b(?:and|so)\s+(?:i\s+|we\s+)?need\s+(?:an?|some|\d+)\s+"
              r"(?!(?:lot|bit|little|few)\b)")
+#: A question that asks for something after what the user says, in the same sentence: "my grandma turns 90 on
+#: saturday, can u write a short poem …".
+_THEN_ASKS = r",\s*(?:so\s+|and\s+|but\s+)?(?:can|could|would)\s+(?:you|u)\s+(?:please\s+|pls\s+)?(?!be\b)[a-z]{3,}\b"
 #: A want of ideas or names: "need band names!!", "We need slogans for a flyer."
 _NEED_IDEAS = (r"(?:we\s+)?need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|recommendations|names|slogans|"
                r"taglines|titles|jokes|puns|captions|headlines|lyrics)\b")
@@ -167,7 +170,7 @@ DIRECTIVE = Folded(
     + _I_WILL_GIVE + r"|" +
     MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
     r"|\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
-    r"\blet'?s think step by step\b|" + _AND_NEED + r"|"
+    r"\blet'?s think step by step\b|" + _AND_NEED + r"|" + _THEN_ASKS + r"|"
     r"\b(?:should|must|needs? to|has to)\s+(?:also\s+)?(?:mention|include|cover|tell|offer|feature|highlight|"
     r"contain)\b|" + _ARTEFACT_SPEC + r"|\bwhat should (?:i|we) (?:do|change)\b|"
     r"\bhow (?:do|can|should) i (?:fix|solve|resolve|stop|get rid of)\b|"
@@ -694,7 +697,8 @@ def cues_of(text: str) -> set[Component]:
 
 #: A sentence that is the request though it also speaks of background: "My first request is …", "I'll paste …",
 #: "We need slogans …", "You'll first read …", "I'd like some help …".
-_REQUEST_FIRST = _rx(r"^\W*(?:" + MY_FIRST + r"|" + _I_WILL_GIVE + r"|" + _NEED_IDEAS + r")|" + _AND_NEED + "|"
+_REQUEST_FIRST = _rx(r"^\W*(?:" + MY_FIRST + r"|" + _I_WILL_GIVE + r"|" + _NEED_IDEAS + r")|" + _AND_NEED + "|" +
+                     _THEN_ASKS + "|"
                      r"\byou(?:'ll| will)\s+(?:first\s+)?(?:" + _TASK_VERBS + r")\b|" + REQUEST)
 #: What the artefact asked for must do, as a whole sentence or a heading ("The script should:").
 _ARTEFACT_SPEC_RX = _rx(_ARTEFACT_SPEC)
