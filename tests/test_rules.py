@@ -1374,6 +1374,16 @@ def test_the_form_pattern_searched_over_lower_cased_text_keeps_case_where_it_mat
     assert not OUTPUT.search("Meet me at the yy mm dd cafe.")  # the date format only in capitals
 
 
+def test_more_ways_of_asking_for_a_form() -> None:
+    for text in ("Use elegant, formal British English suitable for a fine-dining menu.", "Friendly, not over the top.",
+                 "Speak in an over-the-top theatrical way, with lots of dramatic pauses.", "Keep the rows in the "
+                 "original order.", "Use big, plain words and no abbreviations.", "Tick-box list please.",
+                 "Use sections What, Why, How to test.", "Just the questions, numbered, no intro."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+    text = "Check that the numbers appear in the first string in the same order."
+    assert Component.OUTPUT_FORMATTING not in cues_of(text)  # an order the task checks, not the answer's
+
+
 def test_alternatives_gathered_under_their_anchor_match_the_same() -> None:
     assert alternatives(r"a|(b|c)|[|]|\||d") == ["a", "(b|c)", "[|]", r"\|", "d"]
     assert by_anchor(r"^a|\bb|c|\bd|^(e|f)") == r"^(?:a|(e|f))|\b(?:b|d)|c"

@@ -413,8 +413,15 @@ OUTPUT = Folded(
     r"^\W*limit (?:it|them|the \w+) to \d+\b|\b(?:no|any) (?:extra|additional) text\b|^\W*lead with\b|"
     r"\bnumber them\b|\bkeep the (?:original )?order\b|"
     r"^\W*(?:please\s+)?show\b[^.]{0,40}\bstep by step\b|"  # the working shown (not "Think step by step": the task)
-    r"^\W*(?:funny|warm|light|lighthearted|casual|friendly|playful|heartfelt|upbeat|cheeky|sweet|witty|gentle)\s+"
-    r"(?:but|and)\b|\b\d+[- ](?:second|minute)s?\s+(?:[\w-]+\s+){0,2}(?:intro|script|speech|toast|monologue|pitch|"
+    r"^\W*(?:funny|warm|light|lighthearted|casual|friendly|playful|heartfelt|upbeat|cheeky|sweet|witty|gentle|"
+    r"professional|formal|firm|polite|calm)(?:\s+(?:but|and)|,\s*(?:but\s+)?not)\b|"
+    r"\b(?:british|american|australian|canadian|us|uk)\s+(?:english|spelling)\b|\bno abbreviations\b|"
+    r"^\W*(?:speak|talk|write|reply|respond|answer)\s+(?:in|with)\s+(?:an?\s+)?(?:[\w-]+[\s,]+){0,4}(?:way|voice|"
+    r"accent|manner|register)\b|\b(?:plain|simple|big|easy|short)(?:,\s*\w+)?\s+words\b|\b(?:tick|check)-?box(?:es)?\b|"
+    r"\bshort (?:steps|sentences|paragraphs)\b|\buse (?:the )?(?:sections|headings|headers)\b|"
+    r"\bno (?:intro|introduction|outro)\b|"
+    r",\s*numbered\b|\bkeep\b[^.]{0,30}\bin the (?:original|same) order\b|"
+    r"\b\d+[- ](?:second|minute)s?\s+(?:[\w-]+\s+){0,2}(?:intro|script|speech|toast|monologue|pitch|"
     r"voiceover|read)\b(?!\s+with\b)|\b(?:about|around|roughly|under|at most)\s+\d+\s+pages?\b)",  # spoken length
     r"\b(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+\b",  # a date format: "YYYY-MM-DD"
 )
