@@ -2111,12 +2111,22 @@ def test_pasted_code_reads_calls_and_block_ends() -> None:
     assert [c for _, c in got] == ["D"] * 7
 
 
+def test_use_keep_and_avoid_in_other_languages_are_no_task_verbs() -> None:
+    for text in ("Vermeide Fragen, die nur mit Ja oder Nein beantwortet werden können.",
+                 "Conserve les noms propres tels quels.", "Gebruik alleen de informatie uit de kennisbank hieronder."):
+        assert Component.DIRECTIVE not in cues_of(text), text  # rules, as "Avoid …" and "Keep …" are in English
+    assert Component.DIRECTIVE not in cues_of("Structure-le en trois parties : contexte, points clés, étapes.")
+
+
 def test_more_task_verbs_and_wishes_in_other_languages() -> None:
     for text in ("Settle an argument for us.", "J'aimerais un menu complet (entrée, plat, dessert).",
                  "Ich möchte eine Frist von 3 Tagen setzen.", "Me gustaría un plan de ahorro para el verano.",
                  "Réécris les lignes suivantes de mon CV.", "Suggeriscimi anche dove dormire, niente di troppo caro.",
                  "Al final añade la lista de la compra agrupada por sección.", "Alla fine, riscrivi la ricetta.",
-                 "Per ogni vino indica un abbinamento con un piatto tipico.", "Für jeden Punkt schreibe einen Satz."):
+                 "Per ogni vino indica un abbinamento con un piatto tipico.", "Für jeden Punkt schreibe einen Satz.",
+                 "Lee la reseña y clasifica cada aspecto mencionado.", "Setze eine neue Zahlungsfrist von 10 Tagen.",
+                 "Entschuldige dich für die Verzögerung.", "Cria três legendas para o Instagram do meu salão.",
+                 "Zorg dat er ook vragen voor de kinderen zijn.", "Mets en évidence la durée du contrat."):
         assert Component.DIRECTIVE in cues_of(text), text
 
 

@@ -103,7 +103,15 @@ _IMPERATIVES = (
     "классифицируй ответь ответьте посчитай рассчитай найди выбери спланируй прочитай проверь подготовь "
     "отсортируй отсортируйте выведи выведите сгруппируй укажи укажите выдели перепиши сократи оцени приведи отвечай "
     "извлеки извлеките "
-    "ссылайся"
+    "ссылайся "
+    # more, each language in turn: French, German, Spanish, Portuguese, Italian, Dutch
+    "lis lisez citez simplifie simplifiez améliore améliorez adaptez sépare séparez commencez mets mettez "
+    "entschuldige biete setze füge lies stelle bringe sammle wandle übernimm "
+    "lee lea pon ponga ofrece ofrezca ofrécele recomienda recomiende propón proponga convierte convierta "
+    "quita quite agrega agregue mejora mejore adapta simplifica simplifique empieza empiece escríbelo hazlo dímelo "
+    "cria sugere lê põe adiciona acrescenta transforma converte melhora mostra mostre reescreve inclui "
+    "leggi metti inserisci raggruppa suddividi trasforma converti semplifica migliora proponi consiglia rendi "
+    "zet lees voeg zorg eindig"
 ).split()
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
