@@ -2437,6 +2437,13 @@ def test_a_block_the_task_names_as_what_it_works_on_is_the_input_even_under_a_pe
                      + "\n".join(notes) + "\n\n## Format\nUse Markdown with H2 headings."))
     assert [got[t] for t in notes] == ["D"] * len(notes)
     assert [got["## Format"], got["Use Markdown with H2 headings."]] == ["O", "O"]  # the block ends at a heading
+    summary = ["Encounter summary:", "58-year-old woman seen for a follow-up of type 2 diabetes.",
+               "HbA1c 8.1%, up from 7.2%."]
+    got = dict(codes("You are a certified medical coder.\nAssign ICD-10-CM codes to the encounter summary below.\n" +
+                     "\n".join(summary) + "\nList each code with its description."))
+    assert [got[t] for t in summary] == ["D"] * 3  # the label right under a task pointing below, whatever its noun
+    got = dict(codes("Grade the essay below.\n\nMarking guidance:\n- Argument: a clear position.\n\nEssay:\n{essay}"))
+    assert got["Marking guidance:"] == "A"  # the task names its material elsewhere ("Essay:")
 
 
 def test_a_pasted_chat_export_and_a_bare_commit_log_are_the_input() -> None:

@@ -430,6 +430,18 @@ _ACTS_ON = re.compile(r"\b(?:(?:turn|summari[sz]e|rewrite|review|cluster|group|a
                       r"(?:\s+[\w-]+)?)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
 
 
+#: Labels of what a task consults, in the words names_consulted does not know: "Band descriptors:", "Severity
+#: levels:", "About Quillstack:", "Auszüge:", "Intenções:".
+_CONSULTED_LABEL = re.compile(r"\b(?:descriptors?|levels?|constraints?|types?|details|about|excerpts?|auszüge|"
+                              r"extraits|extractos|trechos|intenç(?:ão|ões)|intenciones|intentions)\b", re.I)
+#: A task consulting what follows it: "Use the help-center articles below", "Answer from the excerpts below".
+_CONSULTS_BELOW = re.compile(r"\b(?:use|using|based on|according to|consult|refer to|from|with|against|given)\b",
+                             re.I)
+#: A task pointing at what follows it: "… the encounter summary below", "hieronder", "folgende Notizen".
+_POINTS_BELOW = re.compile(r"\b(?:below|hieronder|onderstaande?|unten|folgende[nrs]?|ci-dessous|abajo|qui sotto|"
+                           r"abaixo)\b", re.I)
+
+
 def _singular(word: str) -> str:
     """A noun without its plural ending, for comparing "tickets" with "Ticket:"."""
     word = word.lower()
@@ -446,16 +458,21 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     what is consulted ("Glossary:", "<policy>") are left as they are."""
     acted = {_singular(word) for line in lines for m in line if D in labels[m.index]
              for found in _ACTS_ON.finditer(m.text) for word in found["words"].split()}
-    if not acted:
-        return
+    blocks = []  # (line, its label's match, the label's name, its head noun)
     for li, line in enumerate(lines):
         found = _BLOCK_LABEL.match(line[0].text) if len(line) == 1 else None
-        if not found or labels[line[0].index] != {A} or names_consulted(line[0].text) or heading_topic(line[0].text):
+        if found:
+            name = found.group("heading") or found.group("tag") or found.group("label")
+            blocks.append((li, found, name, _singular(head_noun(name.replace("_", " ")))))
+    named = {noun for *_, noun in blocks if len(noun) >= 4 and noun in acted}  # "Essay:" for "Grade the essay …"
+    for li, found, name, noun in blocks:
+        if labels[lines[li][0].index] != {A} or names_consulted(name) or heading_topic(lines[li][0].text):
             continue
-        name = found.group("heading") or found.group("tag") or found.group("label")
-        noun = _singular(head_noun(name.replace("_", " ")))
-        if len(noun) < 4 or noun not in acted:
-            continue
+        pointed = not named and li and not found.group("heading") and not _CONSULTED_LABEL.search(name) and any(
+            D in labels[m.index] and _POINTS_BELOW.search(m.text) and not _CONSULTS_BELOW.search(m.text) and
+            not names_consulted(m.text) for m in lines[li - 1])
+        if not pointed and noun not in named:
+            continue  # named by the task, or right under a task pointing below ("… the encounter summary below")
         end = li + 1
         while end < len(lines) and _background(lines[end], labels) and \
                 not (blank_before[lines[end][0].index] and not found.group("tag")) and \
