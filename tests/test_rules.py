@@ -2446,6 +2446,13 @@ def test_a_block_the_task_names_as_what_it_works_on_is_the_input_even_under_a_pe
     assert got["Marking guidance:"] == "A"  # the task names its material elsewhere ("Essay:")
 
 
+def test_the_turns_of_a_transcript_under_its_label_are_no_demonstrations() -> None:
+    turns = ["REP: Thanks for making time, Dana.", "DANA: It did.", "REP: Great.", "DANA: Legal wants our DPA added."]
+    got = dict(codes("From the call transcript, fill in the CRM update below.\nTranscript:\n" + "\n".join(turns) +
+                     "\nCRM update:\nDeal stage:\nBudget:\nRisks:"))
+    assert [got[t] for t in turns] == ["D"] * 4
+
+
 def test_a_pasted_chat_export_and_a_bare_commit_log_are_the_input() -> None:
     chat = ["[Léa, 10:02] on part sur un mode invité pour le checkout ?",
             "[Hugo, 10:05] ok mais il faut garder l'email", "[Léa, 10:06] oui, email obligatoire, le reste facultatif"]

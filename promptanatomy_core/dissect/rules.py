@@ -130,11 +130,13 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
             if keyed[j][1] is not None:  # an instruction between the demonstrations and the query is skipped
                 demos.add(keyed[j][0])
             j -= 1
-        if len(demos) < 2:  # demonstrations under other keys ("Fact: / Q: / A:" pairs before "Facts: {facts}")
+        if len(demos) < 2:  # demonstrations under other keys ("Fact: / Q: / A:" pairs before "Facts: {facts}"), not
+            # the turns of a transcript under its label ("Transcript:", then "REP: …", "DANA: …")
             block = list(itertools.takewhile(lambda b: keyed[b][1] is not None and bool(keyed[b][1][1]),
                                              range(start - 1, -1, -1)))
             counts = Counter(keyed[b][1][0] for b in block)
-            demos = set(block) if len(block) >= 4 and min(counts.values()) >= 2 else demos
+            transcript = bool(block) and block[-1] > 0 and bool(INPUT_LABEL.match(lines[block[-1] - 1][-1].text))
+            demos = set(block) if len(block) >= 4 and min(counts.values()) >= 2 and not transcript else demos
         if len(demos) >= 2:
             return demos, set(range(start, end + 1))
         break
