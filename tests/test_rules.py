@@ -2449,7 +2449,7 @@ def test_a_block_the_task_names_as_what_it_works_on_is_the_input_even_under_a_pe
 def test_the_turns_of_a_transcript_under_its_label_are_no_demonstrations() -> None:
     turns = ["REP: Thanks for making time, Dana.", "DANA: It did.", "REP: Great.", "DANA: Legal wants our DPA added."]
     got = dict(codes("From the call transcript, fill in the CRM update below.\nTranscript:\n" + "\n".join(turns) +
-                     "\nCRM update:\nDeal stage:\nBudget:\nRisks:"))
+                     "\n\nCRM update:\nDeal stage:\nBudget:\nRisks:"))
     assert [got[t] for t in turns] == ["D"] * 4
 
 
