@@ -2451,6 +2451,7 @@ def test_the_turns_of_a_transcript_under_its_label_are_no_demonstrations() -> No
     got = dict(codes("From the call transcript, fill in the CRM update below.\nTranscript:\n" + "\n".join(turns) +
                      "\n\nCRM update:\nDeal stage:\nBudget:\nRisks:"))
     assert [got[t] for t in turns] == ["D"] * 4
+    assert got["From the call transcript, fill in the CRM update below."] == "D"
 
 
 def test_a_pasted_chat_export_and_a_bare_commit_log_are_the_input() -> None:
