@@ -2446,6 +2446,16 @@ def test_a_block_the_task_names_as_what_it_works_on_is_the_input_even_under_a_pe
     assert got["Marking guidance:"] == "A"  # the task names its material elsewhere ("Essay:")
 
 
+def test_the_examples_a_task_asks_to_imitate_under_their_label_are_examples() -> None:
+    captions = ['1. "Monday called. We answered with a double shot."', '2. "Rain outside, bloom in the cup."']
+    got = dict(codes("Write an Instagram caption for the post described below, in the style of our previous captions.\n"
+                     "Previous captions:\n" + "\n".join(captions) + "\nPost: photo of the new Kenya AA bag.\n"
+                     "Caption:"))
+    assert [got[t] for t in ["Previous captions:", '1. "Monday called.', '2. "Rain outside, bloom in the cup."']] == \
+        ["E"] * 3
+    assert got["Post: photo of the new Kenya AA bag."] == "D"
+
+
 def test_the_turns_of_a_transcript_under_its_label_are_no_demonstrations() -> None:
     turns = ["REP: Thanks for making time, Dana.", "DANA: It did.", "REP: Great.", "DANA: Legal wants our DPA added."]
     got = dict(codes("From the call transcript, fill in the CRM update below.\nTranscript:\n" + "\n".join(turns) +

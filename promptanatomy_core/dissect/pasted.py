@@ -10,7 +10,7 @@ import re
 
 from ..types import Component
 from . import languages
-from .cues import PLACEHOLDER, REFERENCE, A, D, E, O, R, heading_topic, key_value
+from .cues import INPUT_LABEL, PLACEHOLDER, REFERENCE, A, D, E, O, R, heading_topic, key_value
 from .material import DELIMITER, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted
 
@@ -482,3 +482,30 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
             end += 1
         if end > li + 1:
             labels.update((m.index, {D}) for block in lines[li:end] for m in block)
+
+
+#: A task asking for the style of examples it names: "… in the style of our previous captions", "… like the
+#: examples below" (group "words": the words that may name them).
+_IN_THE_STYLE_OF = re.compile(r"\b(?:in the (?:same )?(?:style|voice|tone|format|shape) of|like|matching)\s+"
+                              r"(?:the|our|these|those|my)\s+(?P<words>(?:[^\W\d]+\s+){0,2}[^\W\d]+)", re.I)
+
+
+def label_style_examples(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                         blank_before: dict[int, bool]) -> None:
+    """The block under a label that names the examples a task asks to imitate ("Write a caption … in the style of our
+    previous captions." above "Previous captions:") is the Examples, up to a blank line or the task's input."""
+    nouns = {_singular(word) for line in lines for m in line if D in labels[m.index]
+             for found in _IN_THE_STYLE_OF.finditer(m.text) for word in found["words"].split()}
+    if not nouns:
+        return
+    for li, line in enumerate(lines):
+        label = line[0]
+        if len(line) > 1 or not bare_label(label.text) or labels[label.index] == {E} or \
+                _singular(head_noun(label.text)) not in nouns | {"example"}:
+            continue
+        end = li + 1
+        while end < len(lines) and not blank_before[lines[end][0].index] and \
+                not INPUT_LABEL.match(lines[end][0].text) and not bare_label(lines[end][0].text):
+            end += 1
+        if end > li + 1:
+            labels.update((m.index, {E}) for block in lines[li:end] for m in block)

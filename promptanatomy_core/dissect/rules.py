@@ -36,7 +36,8 @@ from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_data_blocks, label_document_headings,
                      label_material_the_task_names,
                      label_email_bodies, label_enumerated_entries, label_fenced_material, label_material_above,
-                     label_pasted_code, label_pasted_records, label_test_cases, label_text_to_rework)
+                     label_pasted_code, label_pasted_records, label_style_examples, label_test_cases,
+                     label_text_to_rework)
 from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
 
 
@@ -333,6 +334,7 @@ class RulesDissector(Dissector):
         label_pasted_code(lines, labels, raw, blank_before)
         label_material_the_task_names(lines, labels, blank_before)
         label_document_headings(lines, labels, blank_before)
+        label_style_examples(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
