@@ -2141,6 +2141,15 @@ def test_i_need_or_want_a_number_or_plural_things_for_a_purpose_is_a_request() -
         {Component.DIRECTIVE}  # no one asks
 
 
+def test_a_persona_whose_name_starts_like_an_excluded_word_or_after_a_lead_in_is_the_role() -> None:
+    for text in ("You are the text-message assistant for Valley Electric Cooperative.",
+                 "You are a copy-editor at Harrowgate University Press.", "You are PawPantry's checkout recommender.",
+                 "From now on you're Captain Saltbeard, a grumpy old pirate who secretly loves poetry.",
+                 "For the next few messages you are Baron Von Crumb, a pompous villain."):
+        assert cues_of(text) == {Component.ROLE}, text
+    assert Component.ROLE not in cues_of("You are a list of rules.")
+
+
 def test_a_persona_named_with_a_nickname_or_several_capitalised_words_is_the_role() -> None:
     for text in ('You are Captain Marisol "Saltjaw" Reyes, the weathered captain of the brigantine.',
                  "Tu es Monsieur Fromage, un vieux fromager lyonnais passionné et un peu bougon."):

@@ -55,11 +55,12 @@ NAMED_PERSONA = re.compile(r"^\W*(?:(?i:this is the (?:system )?prompt for|meet)
                            r"agent|companion|coach|tutor|guide|concierge|advis[eo]r|helper|persona|character|host|"
                            r"narrator)\b)")
 ROLE = _rx(
-    _LEAD + r"(?:(?:please|kindly|now),?\s+)?(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
-            r"[\"“']?(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+[\"”']?,|"
+    _LEAD + r"(?:(?:please|kindly|now|from now on|ok(?:ay)?|so|for the (?:next|rest of the) [^,.]{1,30}?),?\s+)?"
+            r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
+            r"[\"“']?(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+[\"”']?,|(?-i:[A-Z][\w-]+)['’]s|"  # "PawPantry's"
             r"(?-i:(?:[A-Z][\w.'-]+\s+){1,3}[\"“'][^\"”'\n]{1,20}[\"”']\s+[A-Z][\w'-]+),)\s+"  # 'Marisol "Saltjaw" Reyes,'
             r"(?!(?:list|set|copy|table|"
-    r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b)|"
+    r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b(?![-‑]))|"
     + _AS_PERSONA + r"\s*(?:you|your|"
     r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"
     r"^\W*you\s+(?:write|manage|edit|curate|run)\s[^.]{0,80}\b(?:for|on behalf of)\b|"  # "You write alt text for …"
