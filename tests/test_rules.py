@@ -2145,7 +2145,9 @@ def test_a_persona_whose_name_starts_like_an_excluded_word_or_after_a_lead_in_is
     for text in ("You are the text-message assistant for Valley Electric Cooperative.",
                  "You are a copy-editor at Harrowgate University Press.", "You are PawPantry's checkout recommender.",
                  "From now on you're Captain Saltbeard, a grumpy old pirate who secretly loves poetry.",
-                 "For the next few messages you are Baron Von Crumb, a pompous villain."):
+                 "For the next few messages you are Baron Von Crumb, a pompous villain.",
+                 "Du bist wissenschaftliche Hilfskraft am Lehrstuhl für Bildungsforschung.",
+                 "Tu es assistant·e du service client d'une mutuelle santé."):
         assert cues_of(text) == {Component.ROLE}, text
     assert Component.ROLE not in cues_of("You are a list of rules.")
 
