@@ -1774,6 +1774,9 @@ def test_a_block_of_data_a_request_gives_under_a_bare_label_is_its_input() -> No
     got = dict(codes("Draft a follow-up email to Dana after yesterday's demo.\nMy notes from the call:\n" +
                      "\n".join(notes) + "\nTimeline (UTC):\n08:41 deploy starts\n08:47 error rate rises"))
     assert [got[n] for n in ["My notes from the call:", *notes, "Timeline (UTC):", "08:41 deploy starts"]] == ["D"] * 5
+    got = dict(codes("Draft a memo to the Board recommending that we refinance.\nFacts to use:\n"
+                     "- Current loan: €60m at Euribor + 3.25%\n- Annual interest saving is about €510k"))
+    assert got["Facts to use:"] == got["- Annual interest saving is about €510k"] == "D"  # "facts", not "use"
     got = dict(codes("Task: classify each tweet into one of the stance labels below.\nLabels:\nPRO: supports vaccines\n"
                      "ANTI: opposes vaccines\nNotes:\n- Sarcasm counts as the stance it implies.\n"
                      "- A retweet takes the stance of the original.\nOutput a JSON list.\nTweets:\n{tweets}"))

@@ -48,10 +48,11 @@ def bare_label(text: str) -> bool:
 
 
 def head_noun(label: str) -> str:
-    """The noun a label names its block by: "Claimant statement (signed):" -> "statement", "Notes from X" -> "notes"."""
+    """The noun a label names its block by: "Claimant statement (signed):" -> "statement", "Notes from X" -> "notes",
+    "Facts to use:" -> "facts"."""
     words = re.sub(r"\([^)]*\)|[^\w\s-]", " ", label).lower().split()
     for i, word in enumerate(words):
-        if i and word in ("from", "of", "for", "by", "on", "about", "de", "du", "des", "von", "del", "di", "do", "da",
-                          "dos", "das", "della", "van"):
+        if i and word in ("from", "of", "for", "by", "on", "about", "to", "de", "du", "des", "von", "del", "di", "do",
+                          "da", "dos", "das", "della", "van"):
             return words[i - 1]
     return words[-1] if words else "\0"
