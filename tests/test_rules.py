@@ -1777,6 +1777,9 @@ def test_a_block_of_data_a_request_gives_under_a_bare_label_is_its_input() -> No
     got = dict(codes("Draft a memo to the Board recommending that we refinance.\nFacts to use:\n"
                      "- Current loan: €60m at Euribor + 3.25%\n- Annual interest saving is about €510k"))
     assert got["Facts to use:"] == got["- Annual interest saving is about €510k"] == "D"  # "facts", not "use"
+    got = dict(codes("Can you help with our wedding seating plan?\nGuest list:\nUni friends (8): Priya, Joe, Lena\n"
+                     "Work friends (6): Aisha, Greg, Rosa"))
+    assert got["Guest list:"] == got["Work friends (6): Aisha, Greg, Rosa"] == "D"
     got = dict(codes("Task: classify each tweet into one of the stance labels below.\nLabels:\nPRO: supports vaccines\n"
                      "ANTI: opposes vaccines\nNotes:\n- Sarcasm counts as the stance it implies.\n"
                      "- A retweet takes the stance of the original.\nOutput a JSON list.\nTweets:\n{tweets}"))
