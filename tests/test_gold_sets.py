@@ -68,7 +68,17 @@ SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5),
         "drumlin_prompts.jsonl": (55, 15, 30), "marl_prompts.jsonl": (55, 15, 30),
         "sedge_prompts.jsonl": (55, 15, 30), "scree_prompts.jsonl": (55, 15, 30),
         "esker_prompts.jsonl": (55, 15, 30), "cirque_prompts.jsonl": (55, 15, 30),
-        "talus_prompts.jsonl": (55, 15, 30), "col_prompts.jsonl": (55, 15, 30)}
+        "talus_prompts.jsonl": (55, 15, 30), "col_prompts.jsonl": (55, 15, 30),
+        "loch_prompts.jsonl": (55, 15, 30), "fell_prompts.jsonl": (55, 15, 30), "mull_prompts.jsonl": (55, 15, 30),
+        "ness_prompts.jsonl": (55, 15, 30), "rill_prompts.jsonl": (55, 15, 30), "holm_prompts.jsonl": (55, 15, 30),
+        "carr_prompts.jsonl": (55, 15, 30), "sill_prompts.jsonl": (55, 10, 30), "karst_prompts.jsonl": (55, 15, 30),
+        "moraine_prompts.jsonl": (55, 15, 28), "bayou_prompts.jsonl": (55, 15, 30),
+        "kame_prompts.jsonl": (55, 15, 30), "scar_prompts.jsonl": (55, 15, 30), "gill_prompts.jsonl": (55, 15, 30),
+        "beck_prompts.jsonl": (55, 15, 30), "wold_prompts.jsonl": (55, 15, 30), "skerry_prompts.jsonl": (55, 15, 30),
+        "fjell_prompts.jsonl": (55, 15, 30), "kettle_prompts.jsonl": (55, 15, 30),
+        "combe_prompts.jsonl": (55, 15, 30), "arete_prompts.jsonl": (55, 15, 30),
+        "tombolo_prompts.jsonl": (55, 15, 30), "bight_prompts.jsonl": (55, 15, 30),
+        "corrie_prompts.jsonl": (55, 15, 30)}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]

@@ -2621,7 +2621,11 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "inlet": 0.80, "creek": 0.75, "valley": 0.85, "bay": 0.76, "tor": 0.71, "brae": 0.78, "bluff": 0.74,
                "strait": 0.82, "plateau": 0.83, "shore": 0.86, "pond": 0.83, "ledge": 0.83, "dell": 0.76,
                "mire": 0.75, "spit": 0.83, "wadi": 0.79, "gully": 0.83, "butte": 0.77, "drumlin": 0.76,
-               "marl": 0.74, "sedge": 0.66, "scree": 0.80, "esker": 0.84, "cirque": 0.81, "talus": 0.84, "col": 0.85}
+               "marl": 0.74, "sedge": 0.66, "scree": 0.80, "esker": 0.84, "cirque": 0.81, "talus": 0.84, "col": 0.85,
+               "loch": 0.85, "fell": 0.83, "mull": 0.85, "ness": 0.83, "rill": 0.80, "holm": 0.80, "carr": 0.77,
+               "sill": 0.88, "karst": 0.81, "moraine": 0.81, "bayou": 0.81, "kame": 0.83, "scar": 0.79, "gill": 0.80,
+               "beck": 0.72, "wold": 0.81, "skerry": 0.78, "fjell": 0.74, "kettle": 0.81, "combe": 0.74, "arete": 0.74,
+               "tombolo": 0.82, "bight": 0.82, "corrie": 0.77}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
