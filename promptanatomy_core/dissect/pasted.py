@@ -171,14 +171,17 @@ _EMAIL_HEADER = re.compile(r"^\s*(?:from|to|cc|subject|date|sent)\s*:\s*\S", re.
 def label_email_bodies(lines: list[list[Sent]], labels: dict[int, set[Component]],
                         blank_before: dict[int, bool]) -> None:
     """A pasted email's header ("From: …" with "Subject: …" under it) and the paragraph of its body below are
-    material, as a thread of such emails is, whatever the bodies say ("Push back once more.")."""
+    material, as a thread of such emails is, whatever the bodies say ("Push back once more."); once a thread has
+    begun, a reply headed by "From: …" alone is part of it."""
     li = 0
+    thread = False
     while li < len(lines):
-        if not (re.match(r"^\s*from\s*:\s*\S", lines[li][0].text, re.I) and li + 1 < len(lines) and
-                _EMAIL_HEADER.match(lines[li + 1][0].text) and not blank_before[lines[li + 1][0].index]) or \
-                PLACEHOLDER.search(lines[li][0].text):
+        sender = re.match(r"^\s*from\s*:\s*\S", lines[li][0].text, re.I)
+        if not (sender and (thread or li + 1 < len(lines) and _EMAIL_HEADER.match(lines[li + 1][0].text) and
+                            not blank_before[lines[li + 1][0].index])) or PLACEHOLDER.search(lines[li][0].text):
             li += 1
             continue
+        thread = True
         end = li + 1
         while end < len(lines) and _EMAIL_HEADER.match(lines[end][0].text) and not blank_before[lines[end][0].index]:
             end += 1  # the header's lines
