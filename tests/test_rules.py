@@ -1755,9 +1755,11 @@ def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> Non
                      "Push back once more.\n\nKeep it to five sentences."))
     assert {got[t] for t in ("From: Omar", "Dell came back with a revised quote.", "Push back once more.")} == {"D"}
     assert got["Keep it to five sentences."] == "O"
-    got = dict(codes("What did we decide in this thread?\n\nFrom: Olu\nTo: Events team\nSubject: Venue\nTwo options, "
-                     "Granary or Hollow Farm.\n\nFrom: Chloe\nHollow Farm is too small.\n\nFrom: Raj\nBudget is capped."))
-    assert {got[t] for t in ("From: Chloe", "Hollow Farm is too small.", "From: Raj", "Budget is capped.")} == {"D"}
+    got = dict(codes("What did we decide in this thread? I keep getting lost.\n\nFrom: Olu\nTo: Events team\n"
+                     "Subject: Venue\n\nTwo options: the Granary or Hollow Farm. Thoughts?\n\nFrom: Chloe\n"
+                     "Hollow Farm is too small. I'd go Granary.\n\nFrom: Raj\nBudget is capped at £6,000.\n\n"
+                     "From: Olu\nThey'll do £5,950. Chloe, can you send them the deposit form?\n\nFrom: Chloe\nDone."))
+    assert {got[t] for t in ("From: Chloe", "I'd go Granary.", "From: Raj", "Budget is capped at £6,000.")} == {"D"}
     got = dict(codes("Rewrite the help-center article below for a non-technical customer.\n---\n"
                      "To enable the relay, navigate to Admin > Integrations.\nPopulate host and port.\n---\n"
                      "Use numbered steps."))
