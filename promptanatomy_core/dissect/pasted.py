@@ -457,8 +457,10 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
                                   blank_before: dict[int, bool]) -> None:
     """A block under a label that names what the task points at ("Turn the meeting notes below into a PRD" above
     "## Notes (pasted from the kickoff, messy)", "Write the release notes from the changelog" with "<changelog>",
-    "Te paso 8 tickets …" above "Tickets:") is the task's input, persona or not: the task itself says so. Labels of
-    what is consulted ("Glossary:", "<policy>") are left as they are."""
+    "Te paso 8 tickets …" above "Tickets:") is the task's input, persona or not: the task itself says so; so is the
+    block under the label right below a task that points below it ("Assign ICD-10-CM codes to the encounter summary
+    below." above "Encounter summary:") when the task names no label of its own. Labels of what is consulted
+    ("Glossary:", "<policy>", "Severity levels:") are left as they are."""
     acted = {_singular(word) for line in lines for m in line if D in labels[m.index]
              for found in _ACTS_ON.finditer(m.text) for word in found["words"].split()}
     blocks = []  # (line, its label's match, the label's name, its head noun)
