@@ -453,6 +453,12 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
+def _named_in_tasks(pattern: re.Pattern[str], lines: list[list[Sent]], labels: dict[int, set[Component]]) -> set[str]:
+    """The words (singular) that ``pattern``'s group "words" finds in the task's sentences: what the task names."""
+    return {_singular(word) for line in lines for m in line if D in labels[m.index]
+            for found in pattern.finditer(m.text) for word in found["words"].split()}
+
+
 def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set[Component]],
                                   blank_before: dict[int, bool]) -> None:
     """A block under a label that names what the task points at ("Turn the meeting notes below into a PRD" above
@@ -461,8 +467,7 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     block under the label right below a task that points below it ("Assign ICD-10-CM codes to the encounter summary
     below." above "Encounter summary:") when the task names no label of its own. Labels of what is consulted
     ("Glossary:", "<policy>", "Severity levels:") are left as they are."""
-    acted = {_singular(word) for line in lines for m in line if D in labels[m.index]
-             for found in _ACTS_ON.finditer(m.text) for word in found["words"].split()}
+    acted = _named_in_tasks(_ACTS_ON, lines, labels)
     blocks = []  # (line, its label's match, the label's name, its head noun)
     for li, line in enumerate(lines):
         found = _BLOCK_LABEL.match(line[0].text) if len(line) == 1 else None
@@ -499,8 +504,7 @@ def label_style_examples(lines: list[list[Sent]], labels: dict[int, set[Componen
                          blank_before: dict[int, bool]) -> None:
     """The block under a label that names the examples a task asks to imitate ("Write a caption … in the style of our
     previous captions." above "Previous captions:") is the Examples, up to a blank line or the task's input."""
-    nouns = {_singular(word) for line in lines for m in line if D in labels[m.index]
-             for found in _IN_THE_STYLE_OF.finditer(m.text) for word in found["words"].split()}
+    nouns = _named_in_tasks(_IN_THE_STYLE_OF, lines, labels)
     if not nouns:
         return
     for li, line in enumerate(lines):
