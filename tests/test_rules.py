@@ -1384,6 +1384,21 @@ def test_more_ways_of_asking_for_a_form() -> None:
     assert Component.OUTPUT_FORMATTING not in cues_of(text)  # an order the task checks, not the answer's
 
 
+def test_lengths_layouts_tones_and_sign_offs_asked_for_in_other_words() -> None:
+    for text in ("Aim for 8–10 cards.", "Keep it to the 3 or 4 moments that mattered most.", "One fact per card.",
+                 "It should take about three minutes to say out loud.", "Group entries under Added, Changed, Fixed.",
+                 "Group updates by person, then list blockers separately at the end.", "Sign as \"Privacy Team\".",
+                 "Firma come Giulia Romano.", "Lay it out day by day, with a morning and evening for each.",
+                 "Use Mexican Spanish rather than Spain Spanish.", "Keep the SRT numbering and timecodes as they are.",
+                 "Be kind but honest, she's nervous.", "Don't lecture.", "Usa un linguaggio semplice.",
+                 "Bitte antworte kurz, ohne Juristendeutsch.", "Code only, with brief comments.", "Une page maximum.",
+                 "Separate multiple themes with a semicolon.", "No more than 15 cards."):
+        assert Component.OUTPUT_FORMATTING in cues_of(text), text
+    for text in ("GROUP BY month", "Code only what is stated, not what might be implied.",
+                 "Translate the strings from English into Brazilian Portuguese.", "Be honest but kind."):
+        assert Component.OUTPUT_FORMATTING not in cues_of(text), text
+
+
 def test_alternatives_gathered_under_their_anchor_match_the_same() -> None:
     assert alternatives(r"a|(b|c)|[|]|\||d") == ["a", "(b|c)", "[|]", r"\|", "d"]
     assert by_anchor(r"^a|\bb|c|\bd|^(e|f)") == r"^(?:a|(e|f))|\b(?:b|d)|c"

@@ -384,7 +384,6 @@ OUTPUT = Folded(
     r"relaxed|in\s+(?:short|plain|simple))\b|^\W*go\s+(?P<go>\w+)\s+by\s+(?P=go)\b|"
     r"rhyme scheme|"
     r"\bmark\s+(?:the|each)\s+\w+(?:\s+\w+)?\s+with\b|\bone per (?:message|reply|turn)\b|"
-    r"\b\d+[- ]minutes?\b[^.]{0,20}\b(?:spoken|to read|read aloud|of speech)\b|"
     r"\b(?:keep|use) the same language\b|\b(?:at once|in one go)\b|"
     r"^\W*only\s+(?:return|output|give|reply|respond|answer|print|show)\b|"
     r"<(?P<tag>\w+)>\s*</(?P=tag)>|"
@@ -421,6 +420,27 @@ OUTPUT = Folded(
     r"accent|manner|register)\b|\b(?:plain|simple|big|easy|short)(?:,\s*\w+)?\s+words\b|\b(?:tick|check)-?box(?:es)?\b|"
     r"\bshort (?:steps|sentences|paragraphs)\b|\buse (?:the )?(?:sections|headings|headers)\b|"
     r"\bno (?:intro|introduction|outro)\b|"
+    r"^\W*aim for (?:about |around |roughly )?\d|^\W*no more than \d+ \w+\W*$|^\W*one \w+ per \w+\b|"
+    r"^\W*group (?:\w+ ){0,2}under\b|^\W*group (?:\w+ ){0,2}into [\"“]|^\W*group (?:\w+ ){1,2}by\b|"
+    r"^\W*sign (?:it |off )?(?:as|from)\b|^\W*firma(?:la|lo)?\s+(?:come|como|con)\b|^\W*lay (?:it|them|this) out\b|"
+    r"^\W*(?:use|speak|write|reply|answer)\b[^.]{0,20}\b(?:mexican|latin american|european|brazilian|castilian|spain|"
+    r"swiss|canadian|australian)\s+(?:spanish|"
+    r"portuguese|french|german|english)\b|"
+    r"^\W*keep (?:the|all|any)\s+(?:[\w-]+\s+){0,2}(?:numbering|structure|headers?|keys|formatting|line breaks|"
+    r"paragraph breaks|layout|timecodes|timestamps|rhythm|diction|blurbs?)\b|"
+    r"^\W*be\s+(?:kind|gentle|constructive|balanced|firm|firmer|tactful|diplomatic|empathetic|reassuring|respectful|"
+    r"upbeat|critical but)\b|"
+    r"\b(?:palabras|lenguaje|linguagem|palavras|linguaggio|parole|langage|mots|taal|woorden)\s+(?:sencill|simpl|"
+    r"semplic|eenvoudig|f[aá]cil)|\b(?:einfache[nr]?|eenvoudige|gewone)\s+(?:sprache|worte|wörter|taal|woorden)\b|"
+    r"\b(?:sin tecnicismos|sin jerga|sem (?:jargão|termos técnicos)|sans jargon|senza (?:gergo|termini tecnici|"
+    r"tecnicismi)|ohne (?:fach)?jargon|ohne \w*deutsch|zonder jargon)\b|"
+    r"^\W*(?:do not|don't|never)\s+(?:be\s+)?(?:lecture|preach|moralis|moraliz|grovel|over-?apologi|snarky|sarcastic|"
+    r"condescending|patronising|patronizing|preachy)|"
+    r"^\W*(?:code|json|sql|text) only\s*(?:[,.;]|$)|\bpages?\s+(?:max|maximum)\b|"
+    r"^\W*separate (?:\w+ ){0,3}with (?:a |an )?(?:comma|semicolon|pipe|slash|"
+    r"new ?line|space|tab)|^\W*keep (?:it|them|this) to\b|^\W*expand (?:all |any )?abbreviations\b|"
+    r"\b(?:\d+|one|two|three|four|five|ten|a few)[- ]minutes?\b[^.]{0,20}\b(?:spoken|to read|read aloud|to say|"
+    r"out loud|when spoken|of speech)\b|"
     r",\s*numbered\b|\bkeep\b[^.]{0,30}\bin the (?:original|same) order\b|"
     r"\b\d+[- ](?:second|minute)s?\s+(?:[\w-]+\s+){0,2}(?:intro|script|speech|toast|monologue|pitch|"
     r"voiceover|read)\b(?!\s+with\b)|\b(?:about|around|roughly|under|at most)\s+\d+\s+pages?\b)",  # spoken length
@@ -565,7 +585,8 @@ _FORM_WORDS = re.compile(r"\b(?:markdown|json|emojis?|hashtags?|any code|exclama
                          r"formatting|tables?|numbered|start (?:with|your|the)|end with|outside the|"
                          r"anything (?:else|after|before)|whole (?:files|conversation)|summary|"
                          r"repeat (?:the|your) (?:question|prompt|post|input|text)|read out|quotation marks|"
-                         r"quotes around|make it \w+)\b", re.I)
+                         r"quotes around|make it \w+|lecture|preach|moralis\w*|moraliz\w*|grovel|over-?apologi\w*|"
+                         r"snarky|sarcastic|condescending|patronising|patronizing|preachy)\b", re.I)
 #: A condition whose outcome is only an output convention: a field set to a value, a literal written or returned
 #: ("If a role's end date is "present", set "end" to null.", "If the answer makes no claims, return {…}.").
 _CONDITIONAL_CONVENTION = re.compile(
