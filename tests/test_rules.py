@@ -1957,6 +1957,14 @@ def test_two_column_and_semicolon_csv_rows_a_request_pastes_are_its_input() -> N
     assert material_lines(rubric, [True] * 3) == set()  # a rubric's prose with semicolons is no pasted row
 
 
+def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
+    rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
+            '1,2024-05-05,"refund STILL not processed"']
+    assert material_lines(rows, [False] * 4) == {0, 1, 2, 3}
+    got = dict(codes("Pull out the top complaint themes.\nIgnore reviews about price.\n" + "\n".join(rows)))
+    assert [got[r] for r in rows] == ["D"] * 4
+
+
 def test_the_list_after_a_sentence_announcing_the_answers_or_reviews_given_is_the_input() -> None:
     items = ["1. exports to excel break the formatting every time", "2. Dashboards take forever to load",
              "3. I can never find the report I built last month"]

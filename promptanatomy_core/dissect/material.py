@@ -79,6 +79,8 @@ def _transcript(texts: Sequence[str]) -> set[int]:
 #: The cells of a row pasted without a markdown table's outer bars are split by " | " ("1 | 1.62 | 0.41", empty cells
 #: too), by tabs ("0.112\t12.41"), or, in a CSV row, by commas with no space after them ("2024-03-04,AWS EMEA,-312.19").
 _CSV_BREAK = re.compile(r",(?! )")
+#: A quoted CSV cell, whose commas and spaces are the cell's text.
+_QUOTED_CELL = re.compile(r'"[^"\n]*"')
 
 
 def _cell_breaks(text: str) -> int:
@@ -88,14 +90,14 @@ def _cell_breaks(text: str) -> int:
         return 0
     if " | " in text:
         return text.count("|")
-    row = text.strip()
+    row = _QUOTED_CELL.sub('""', text.strip())  # '5,2024-05-03,"great quality, fast shipping"': three cells
     commas = len(_CSV_BREAK.findall(row))
     if commas == 1 and not re.search(r"\s", row):
         return 1  # "2025-05-01,412": a two-column row has no space at all
     semicolons = row.count(";")
     if semicolons >= 2 and not re.search(r"; \S", row):
         return semicolons  # "1001;Müller GmbH;80331;12.450,00": a European CSV row
-    return text.count("\t") or (commas if commas >= 2 and ", " not in text else 0)
+    return text.count("\t") or (commas if commas >= 2 and ", " not in row else 0)
 
 
 def _grid(texts: Sequence[str]) -> set[int]:
