@@ -1957,6 +1957,14 @@ def test_two_column_and_semicolon_csv_rows_a_request_pastes_are_its_input() -> N
     assert material_lines(rubric, [True] * 3) == set()  # a rubric's prose with semicolons is no pasted row
 
 
+def test_a_task_to_reply_to_what_follows_is_no_heading_of_the_answers_form() -> None:
+    tweet = '"my records arrive WARPED, cancelling"'
+    got = dict(codes(f"You run our support account.\nReply to this tweet:\n\n{tweet}\n\nUnder 280 characters.\n"
+                     "Use this format:\nThought: …"))
+    assert got["Reply to this tweet:"] == got[tweet] == "D"
+    assert got["Use this format:"] == got["Thought: …"] == "O"
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

@@ -801,14 +801,19 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|forma
                   r"\w+\s+as\b)")
 
 
+#: A task to answer the material that follows: "Reply to this tweet:", "Answer these questions:".
+_ANSWER_THIS = _rx(r"^\W*(?:reply|respond|answer)\s+(?:to\s+)?(?:this|these|the following)\s+(?!(?:format|template|"
+                   r"structure|way|schema)\b)\w")
+
+
 def heading_component(text: str) -> Component | None:
     """The component a heading line announces, A for other headings, None if not a heading."""
     if not HEADING.match(text) or INPUT_LABEL.match(text) or _SHOWS_THIS.search(text) or \
             _introduces(text, languages.foreign(text)):  # "Here is the ticket:", "Hier ist ein Ticket:"
         return None
     if len(text.split()) > 4 and DIRECTIVE.match(text) and re.search(r"\b(?:this|these|my|the following|below)\b",
-                                                                     text, re.I):
-        return None  # "Help me reply to this email from a client:" is the task, pointing at the material
+                                                                     text, re.I) or _ANSWER_THIS.match(text):
+        return None  # "Help me reply to this email from a client:", "Reply to this tweet:": the task, pointing
     topic = heading_topic(text.replace("_", " "))
     if topic is not None:
         return topic
