@@ -1399,6 +1399,15 @@ def test_lengths_layouts_tones_and_sign_offs_asked_for_in_other_words() -> None:
         assert Component.OUTPUT_FORMATTING not in cues_of(text), text
 
 
+def test_casual_and_german_asks_for_a_form() -> None:
+    for text in ("step by step pls", "table please", "show the math briefly", "formula only + 1 line on how to use it",
+                 "Just the LookML, I know where it goes.", "Bitte als Liste mit Uhrzeiten.",
+                 "Bitte Schritt für Schritt erklären.", "Show the steps, then a before/after table."):
+        assert Component.OUTPUT_FORMATTING in cues_of(text), text
+    text = "Gehe dabei Schritt für Schritt vor und stelle zuerst die Gleichgewichtsbedingungen auf."
+    assert Component.OUTPUT_FORMATTING not in cues_of(text)  # the method, not the answer's form
+
+
 def test_alternatives_gathered_under_their_anchor_match_the_same() -> None:
     assert alternatives(r"a|(b|c)|[|]|\||d") == ["a", "(b|c)", "[|]", r"\|", "d"]
     assert by_anchor(r"^a|\bb|c|\bd|^(e|f)") == r"^(?:a|(e|f))|\b(?:b|d)|c"
