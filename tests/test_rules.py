@@ -1974,6 +1974,13 @@ def test_a_task_to_reply_to_what_follows_is_no_heading_of_the_answers_form() -> 
     assert got["Use this format:"] == got["Thought: …"] == "O"
 
 
+def test_a_draft_answer_under_its_label_is_the_material_checked() -> None:
+    got = dict(codes("Check the draft reply below against our policy.\n\nPolicy:\n- Refunds go to the original card."
+                     "\n\nDraft reply:\nHi Marco, so sorry about the mix-up!\nI have refunded you by bank transfer.\n"
+                     "Cheers, Lena\n\nList every problem as a bullet."))
+    assert got["Draft reply:"] == got["I have refunded you by bank transfer."] == got["Cheers, Lena"] == "D"
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']
