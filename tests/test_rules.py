@@ -1981,6 +1981,13 @@ def test_a_draft_answer_under_its_label_is_the_material_checked() -> None:
     assert got["Draft reply:"] == got["I have refunded you by bank transfer."] == got["Cheers, Lena"] == "D"
 
 
+def test_a_form_with_new_content_in_a_second_clause_is_task_and_form() -> None:
+    got = dict(codes("I want to build a bench and need a cut list.\nBench should be 150cm long.\n"
+                     "Give me the cut list as a table and tell me how many boards to buy.\nKeep it short."))
+    assert got["Give me the cut list as a table and tell me how many boards to buy."] == "DO"
+    assert got["Keep it short."] == "O"
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

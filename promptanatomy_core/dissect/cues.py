@@ -750,7 +750,8 @@ def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
     if O in cues:
         if _SETTING_FACT.match(text):
             return {A}  # "The team follows PEP 8 …": a fact about the setting, however much it speaks of style
-        return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text)) and \
+        return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text) or
+                                        AND_TELLS.search(text)) and \
             not _REASON_THEN_ANSWER.search(text) else {O}
     if D in cues and A in cues:
         if _REQUEST_FIRST.search(text):
@@ -761,6 +762,9 @@ def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
     return cues
 
 
+#: Content asked for in a second clause of a sentence on the form: "… as a table and tell me how many boards to buy".
+AND_TELLS = _rx(r"\b(?:and|then)\s+(?:also\s+)?(?:tell|explain|suggest|recommend)\s+(?:me|us|why|how|what|whether|"
+                 r"if|which)\b")
 #: "When the user gives you …", "When I paste …": the arrival of the input, which the task then works on.
 _INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:the user|users|i|someone|a customer|the customer)\s+"
                      r"(?:gives?|sends?|pastes?|provides?|shares?|submits?|uploads?|types?)\s+you\b[^,.]{0,80},\s*")

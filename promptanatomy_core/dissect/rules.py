@@ -28,9 +28,9 @@ from dataclasses import replace
 from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
-from .cues import (ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL, FORM_SLOT,
-                   HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER, QUESTION,
-                   REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component,
+from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL,
+                   FORM_SLOT, HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER,
+                   QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component,
                    heading_topic, is_imperative, key_value, opens_material, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_data_blocks, label_document_headings,
@@ -917,8 +917,9 @@ def _later_instruction(own: set[Component], sent: Sent) -> set[Component]:
     if D not in own or R in own or sent.input_label or not is_imperative(sent.text):
         return own
     if re.search(r"\b(?:below|following|above|attached|these|this (?:text|code|data|article|email|message))\b",
-                 sent.text, re.I) or re.match(r"^\W*now\b|" + CLOSING_CONTENT, sent.text, re.I):
-        return own
+                 sent.text, re.I) or re.match(r"^\W*now\b|" + CLOSING_CONTENT, sent.text, re.I) or \
+            AND_TELLS.search(sent.text):
+        return own  # "… as a table and tell me how many boards to buy": new content too
     if INFO.match(sent.text):
         return {A}
     return own - {D} if O in own else own
