@@ -1988,6 +1988,14 @@ def test_a_form_with_new_content_in_a_second_clause_is_task_and_form() -> None:
     assert got["Keep it short."] == "O"
 
 
+def test_the_profile_of_the_person_served_is_background() -> None:
+    got = dict(codes("You are Stride, a friendly running coach.\nHelp the user plan their week.\n\nUser profile:\n"
+                     "goal_race: {goal_race}\ninjuries: {injury_notes}"))
+    assert got["User profile:"] == got["goal_race: {goal_race}"] == got["injuries: {injury_notes}"] == "A"
+    got = dict(codes("Here's the function attached to the user profile: `getVisiblePackages`. Why is it slow?"))
+    assert "A" not in got["Here's the function attached to the user profile: `getVisiblePackages`."]
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

@@ -508,6 +508,8 @@ CLOSING_TAG = re.compile(r"^\s*</[^\W\d][\w\- ]{0,40}>\s*$")
 REFERENCE = Folded(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|"
                 r"\{\{?\s*tools\s*\}|you have access to|"
                 r"\w*profile\w*\s*\}|(?:order|patient|account|customer) record|key[ _]facts|"
+                r"(?:user|customer|member|patient|student|client|learner|player)(?:'s)?\s+"
+                r"profile(?=\s*(?:\([^)]*\)\s*)?:?\s*$)|"
                 r"(?:account|order|spending) summary|current (?:url|page|state|date)|"
                 r"knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|official (?:solution|answer)|"
                 r"model answer|answer key|expected answer|ground truth|\w*lookup\w*|account data|"
