@@ -1996,6 +1996,14 @@ def test_the_profile_of_the_person_served_is_background() -> None:
     assert "A" not in got["Here's the function attached to the user profile: `getVisiblePackages`."]
 
 
+def test_demonstrations_under_more_keys_than_the_query_below_a_keyed_instruction() -> None:
+    demos = ["Recipe: Scrambled eggs", "Difficulty: Easy", "Recipe: Croissants", "Difficulty: Hard"]
+    got = dict(codes("Rate how hard each recipe is.\nOutput one word: Easy, Medium or Hard.\n\n" + "\n\n".join(
+        "\n".join(demos[i:i + 2]) for i in (0, 2)) + "\n\nRecipe: {recipe_name}"))
+    assert [got[d] for d in demos] == ["E"] * 4
+    assert got["Recipe: {recipe_name}"] == "D" and got["Output one word: Easy, Medium or Hard."] == "O"
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

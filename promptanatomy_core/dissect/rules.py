@@ -136,6 +136,9 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
             block = list(itertools.takewhile(lambda b: keyed[b][1] is not None and bool(keyed[b][1][1]),
                                              range(start - 1, -1, -1)))
             counts = Counter(keyed[b][1][0] for b in block)
+            while block and counts[keyed[block[-1]][1][0]] == 1:  # "Output one word: Easy, Medium or Hard." above
+                counts[keyed[block.pop()][1][0]] -= 1
+            counts = +counts
             transcript = bool(block) and block[-1] > 0 and bool(INPUT_LABEL.match(lines[block[-1] - 1][-1].text))
             demos = set(block) if len(block) >= 4 and min(counts.values()) >= 2 and not transcript else demos
         if len(demos) >= 2:
