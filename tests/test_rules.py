@@ -2004,6 +2004,15 @@ def test_demonstrations_under_more_keys_than_the_query_below_a_keyed_instruction
     assert got["Recipe: {recipe_name}"] == "D" and got["Output one word: Easy, Medium or Hard."] == "O"
 
 
+def test_announced_notes_listed_under_labels_of_their_own_are_the_input() -> None:
+    block = ["Went well:", "- pairing on the billing bug", "- new PR template helps", "Didn't go well:",
+             "- too many meetings", "- staging down for 2 days"]
+    got = dict(codes("These are the sticky notes from our sprint retro.\nGroup them into themes.\n" + "\n".join(block) +
+                     "\nMarkdown, with a heading per theme."))
+    assert [got[b] for b in block] == ["D"] * 6
+    assert got["These are the sticky notes from our sprint retro."] == "D"
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

@@ -268,7 +268,7 @@ def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Compone
     through, however its items read, persona or not; not a list under a label naming criteria or a rubric."""
     for li, line in enumerate(lines):
         announcing = [m for m in line if (a := _ANNOUNCES_ITEMS.match(m.text)) and
-                      any(_DATA_HEAD.fullmatch(w) for w in re.findall(r"[^\W\d_]+", a[1]))]
+                      any(_DATA_HEAD.fullmatch(w) or w.lower() == "notes" for w in re.findall(r"[^\W\d_]+", a[1]))]
         named = any(D in labels[m.index] and _names_items(m.text) for m in line)  # "… from my notes"
         if not announcing and not named:
             continue
@@ -282,8 +282,10 @@ def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Compone
         if labelled and not announcing:
             continue  # the task named its material: a list under a label of its own ("Marking guidance:") is other
         end = start + labelled
-        while end < len(lines) and _ITEM.match(lines[end][0].text):
-            end += 1
+        while end < len(lines) and (_ITEM.match(lines[end][0].text) or labelled and len(lines[end]) == 1 and
+                                    bare_label(lines[end][0].text) and end + 1 < len(lines) and
+                                    _ITEM.match(lines[end + 1][0].text)):
+            end += 1  # the items, under labels of their own too ("Went well:", "Didn't go well:")
         items = [m for item in lines[start:end] for m in item]  # with the label over them ("Questions:")
         if end - start >= 2 and all(labels[m.index] <= {A, O, D} for m in items) and \
                 2 * sum(labels[m.index] == {A} for m in items) >= len(items):
