@@ -2013,6 +2013,15 @@ def test_announced_notes_listed_under_labels_of_their_own_are_the_input() -> Non
     assert got["These are the sticky notes from our sprint retro."] == "D"
 
 
+def test_the_candidates_a_judge_compares_are_material_not_the_answers_form() -> None:
+    got = dict(codes("Decide which reply is better for the customer.\n[CUSTOMER]\nis my parcel gone??\n[REPLY A]\nHi!\n"
+                     "It was sent back to us.\n[REPLY B]\nWe apologise for any inconvenience caused.\n"
+                     "Answer with \"A\" or \"B\"."))
+    assert got["[REPLY A]"] == got["It was sent back to us."] == "D"
+    assert got["We apologise for any inconvenience caused."] == "D"
+    assert INPUT_LABEL.match("Response 2:") and not INPUT_LABEL.match("Reply:")
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

@@ -259,6 +259,8 @@ INPUT_LABEL = _rx(r"^(?![^:]*\binternal\b)[\s*>\-]*(?:now\s+complete\s+the\s+que
                   r"user|customer|human|latin text|english|french|german|spanish|s|n|(?:product|order|item|event|job|"
                   r"booking|trip) details|specs|specifications|sheet|commits|options|"
                   r"(?:draft|original|current|existing|candidate)\s+(?:answer|reply|response)|"
+                  r"(?:reply|response|answer|completion|summary|translation|version|output)"
+                  r"(?=\s*(?:#?\d{1,2}|(?-i:[A-D]))\s*[:=])|"  # candidates a judge compares: "Response A:", "Reply 2:"
                   r"draft|letter|pitch|(?:wire |body )?copy|extract|press release|synopsis|script|"
                   r"x|" + languages.INPUT_WORDS + r")(?:(?:\s*#?\d+|\s+(?-i:[A-Z]))\b)?\s*(?:\([^)]{1,60}\)\s*)?"
                   r"(?:[–—]\s*[^:\n]{1,60}?)?)"
