@@ -2022,6 +2022,14 @@ def test_the_candidates_a_judge_compares_are_material_not_the_answers_form() -> 
     assert INPUT_LABEL.match("Response 2:") and not INPUT_LABEL.match("Reply:")
 
 
+def test_a_question_after_the_users_situation_and_a_pasted_dockerfile() -> None:
+    docker = ["FROM python:3.12", "WORKDIR /app", "RUN pip install -r requirements.txt", 'CMD ["gunicorn", "app.wsgi"]']
+    got = dict(codes("our image is 1.9GB and deploys take forever, how do i get this Dockerfile smaller?\n" +
+                     "\n".join(docker) + "\nwe need libpq at runtime for psycopg"))
+    assert got["our image is 1.9GB and deploys take forever, how do i get this Dockerfile smaller?"] == "D"
+    assert [got[d] for d in docker] == ["D"] * 4 and got["we need libpq at runtime for psycopg"] == "A"
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

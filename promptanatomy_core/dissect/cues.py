@@ -133,8 +133,9 @@ _ARTEFACT_SPEC = (r"^\W*(?:(?:it|they|at least \w+|some)\s+(?=should|must|has|ha
 _AND_NEED = (r"\b(?:i|we)\b[^.;]{0,120}?\b(?:and|so)\s+(?:i\s+|we\s+)?need\s+(?:an?|some|\d+)\s+"
              r"(?!(?:lot|bit|little|few)\b)")
 #: A question that asks for something after what the user says, in the same sentence: "my grandma turns 90 on
-#: saturday, can u write a short poem …".
-_THEN_ASKS = r",\s*(?:so\s+|and\s+|but\s+)?(?:can|could|would)\s+(?:you|u)\s+(?:please\s+|pls\s+)?(?!be\b)[a-z]{3,}\b"
+#: saturday, can u write a short poem …", "… deploys take forever, how do i get this Dockerfile smaller?".
+_THEN_ASKS = (r",\s*(?:so\s+|and\s+|but\s+)?(?:can|could|would)\s+(?:you|u)\s+(?:please\s+|pls\s+)?(?!be\b)[a-z]{3,}\b|"
+              r",\s*(?:so\s+|but\s+)?(?:how|what|why|which)\s+(?:do|can|should|would)\s+(?:i|we)\b[^,.;]*\?\s*$")
 #: A want of ideas or names: "need band names!!", "We need slogans for a flyer."
 _NEED_IDEAS = (r"(?:we\s+)?need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|recommendations|names|slogans|"
                r"taglines|titles|jokes|puns|captions|headlines|lyrics)\b")

@@ -183,7 +183,7 @@ _CODE = re.compile(r"^\s*(?:def |class |async def |import \w|from [\w.]+ import 
                    r"\$\w+\s*(?:=|\.=|\[)|<\?php|\?>\s*$|echo\s|foreach\s*\(|raise\s+\w+|\"[\w.-]+\"\s*=\s*\"|"
                    r"[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_]\w*)*\s*=\s*[\w.]+\(|[a-z_]\w*(?:\.[a-z_]\w*)+\(|"
                    r"public |private |#include|return\b[^.]*$|(?:if|for|while|elif|with)\b.*:$|else:|try:|"
-                   r"except\b.*:$)")
+                   r"except\b.*:$|(?:FROM|RUN|CMD|COPY|ADD|WORKDIR|ENV|EXPOSE|ENTRYPOINT|ARG|HEALTHCHECK)\s+\S)")
 _CODE_WEAK = re.compile(r"[;{]\s*$|^\s*}\s*$|^(?: {4}|\t)\s*\S")
 
 
