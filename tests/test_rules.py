@@ -2030,6 +2030,17 @@ def test_a_question_after_the_users_situation_and_a_pasted_dockerfile() -> None:
     assert [got[d] for d in docker] == ["D"] * 4 and got["we need libpq at runtime for psycopg"] == "A"
 
 
+def test_a_git_log_and_a_task_after_the_users_situation_in_one_sentence() -> None:
+    log = ["a91f2c3 feat(cli): add --dry-run flag", "77be410 fix: handle empty config file", "e4410bf docs: fix typo"]
+    got = dict(codes("turn this git log into a changelog entry\n" + "\n".join(log) + "\ngroup under Added / Fixed"))
+    assert [got[c] for c in log] == ["D"] * 3
+    got = dict(codes("squashing these before merge, write one commit msg that covers all of them\n- wip\n- lint"))
+    assert got["squashing these before merge, write one commit msg that covers all of them"] == "D"
+    text = "If the fix does not work within two attempts, create a ticket with the right category."
+    assert dict(codes("You are the IT helpdesk bot.\n" + text))[text] == "A"  # a condition, not the request
+    assert Component.OUTPUT_FORMATTING not in cues_of("the profile output below shows where the time goes")
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

@@ -135,7 +135,9 @@ _AND_NEED = (r"\b(?:i|we)\b[^.;]{0,120}?\b(?:and|so)\s+(?:i\s+|we\s+)?need\s+(?:
 #: A question that asks for something after what the user says, in the same sentence: "my grandma turns 90 on
 #: saturday, can u write a short poem …", "… deploys take forever, how do i get this Dockerfile smaller?".
 _THEN_ASKS = (r",\s*(?:so\s+|and\s+|but\s+)?(?:can|could|would)\s+(?:you|u)\s+(?:please\s+|pls\s+)?(?!be\b)[a-z]{3,}\b|"
-              r",\s*(?:so\s+|but\s+)?(?:how|what|why|which)\s+(?:do|can|should|would)\s+(?:i|we)\b[^,.;]*\?\s*$")
+              r",\s*(?:so\s+|but\s+)?(?:how|what|why|which)\s+(?:do|can|should|would)\s+(?:i|we)\b[^,.;]*\?\s*$|"
+              r"^(?!\W*(?:if|when|whenever|once|after|before|unless|where|for|at|in case|as soon as)\b)[^.]*?,\s*"
+              r"(?:so\s+|pls\s+|please\s+)?(?:write|draft|make|give|create)\s+(?:me\s+)?(?:an?|one|the|some|\d+)\s")
 #: A want of ideas or names: "need band names!!", "We need slogans for a flyer."
 _NEED_IDEAS = (r"(?:we\s+)?need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|recommendations|names|slogans|"
                r"taglines|titles|jokes|puns|captions|headlines|lyrics)\b")
@@ -460,7 +462,9 @@ OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z
 #: A format word naming the task's material, not the answer's form: "the CSV below", "the schema provided".
 _MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|markdown|schema)\b(?!\s+(?:format|schema))|"
                 r"\bschema\s+(?:below|above|provided|given)\b|"
-                r"\bstyle\s+(?:issues|problems|errors|violations|nits)\b")  # what a review looks for, not the form
+                r"\bstyle\s+(?:issues|problems|errors|violations|nits)\b|"  # what a review looks for, not the form
+                r"\b(?:profiler?|profiling|command|program|console|terminal|test|build|compiler|query|script|tool|cli|"
+                r"shell)\s+output\b")  # what a program printed: "profile output below"
 #: The answer slot of a demonstration or query written on one line: "Input: … Output: …".
 _SLOT = _rx(r"(?<=\S)\s+(?:output|answer)\s*:(?=\s|$)")
 #: Background and constraints: conditions, prohibitions, facts about the task.

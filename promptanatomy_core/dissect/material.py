@@ -21,7 +21,8 @@ TURN = re.compile(r"^\s*(?:\[(?:\w{3} )?[\d:.]{4,12}\]\s*|\d{1,4}:\d{1,3}\s+)?"
 _RECORD = re.compile(r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}:\d{2}\]|(?:INFO|WARN(?:ING)?|ERROR|"
                      r"DEBUG)\b|\d{1,2}/\d{1,2}(?:/\d{2,4})?\s+\S|"  # a dated row: "02/05 cash deposit £950"
                      r"(?:->\s*)?\w[\w ]*?\s+\(cost=\d|(?:Planning|Execution) Time:|"  # a query plan (EXPLAIN)
-                     r"(?:[-*]\s+)?(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s)")
+                     r"(?:[-*]\s+)?(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s|"
+                     r"[0-9a-f]{7,40}\s+\S)")  # a commit in a log: "a91f2c3 fix: handle an empty config file"
 _OPEN_JSON = re.compile(r"^\s*[\[{]\s*$")
 _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
 
