@@ -1408,6 +1408,20 @@ def test_casual_and_german_asks_for_a_form() -> None:
     assert Component.OUTPUT_FORMATTING not in cues_of(text)  # the method, not the answer's form
 
 
+def test_forms_asked_for_tersely_and_in_german_or_spanish() -> None:
+    for text in ("Ton: freundlich, aber nicht übertrieben locker.", "8 slides max.", "Friendly, no exclamation marks.",
+                 "short and to the point", "make it a table with date / what happened / evidence",
+                 "Antworte bitte kurz und in einfachem Deutsch.", "Ponlo en una lista con casillas.",
+                 "Que suene profesional pero cercano."):
+        assert Component.OUTPUT_FORMATTING in cues_of(text), text
+    assert Component.OUTPUT_FORMATTING not in cues_of("My plan pays 80% with a $1,500 annual maximum and a deductible.")
+    got = dict(codes("Write my best man speech.\nStuff about him:\n- works as a paramedic\n- met his wife at a pub quiz"
+                     "\n\nHere are two paragraphs from past posts so you get my voice:\n"
+                     "\"Lettuce needs consistency.\""))
+    assert got["Stuff about him:"] == got["- works as a paramedic"] == "D"
+    assert got["\"Lettuce needs consistency.\""] == "E"
+
+
 def test_alternatives_gathered_under_their_anchor_match_the_same() -> None:
     assert alternatives(r"a|(b|c)|[|]|\||d") == ["a", "(b|c)", "[|]", r"\|", "d"]
     assert by_anchor(r"^a|\bb|c|\bd|^(e|f)") == r"^(?:a|(e|f))|\b(?:b|d)|c"

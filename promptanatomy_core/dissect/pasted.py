@@ -203,7 +203,7 @@ def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> 
 
 #: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
 _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|results|comments|feedback|responses|"
-                        r"facts|timeline|updates|highlights|observations|findings|list|"
+                        r"facts|timeline|updates|highlights|observations|findings|list|stuff|"
                         r"answers|quotes|offers|options|experience|reviews|verbatims|complaints|tickets|messages|"
                         r"e?mails|posts|tweets|headlines|entries|submissions|replies|questions|specs|specifications|"
                         r"features|caractéristiques|características|caratteristiche|merkmale|notulen|drafts?|abstract|essay|"
