@@ -9,7 +9,7 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
-from promptanatomy_core.dissect.cues import INPUT_LABEL, OUTPUT, cues_of, is_imperative, opens_material
+from promptanatomy_core.dissect.cues import INPUT_LABEL, OUTPUT, cues_of, heading_topic, is_imperative, opens_material
 from promptanatomy_core.dissect.patterns import alternatives, by_anchor
 from promptanatomy_core.dissect.material import material_lines, runs
 from promptanatomy_core.text import PromptError
@@ -1420,6 +1420,16 @@ def test_forms_asked_for_tersely_and_in_german_or_spanish() -> None:
                      "\"Lettuce needs consistency.\""))
     assert got["Stuff about him:"] == got["- works as a paramedic"] == "D"
     assert got["\"Lettuce needs consistency.\""] == "E"
+
+
+def test_task_and_style_headings_in_other_languages_and_behaviour_shown_by_example() -> None:
+    for heading in ("# Tareas", "## Ce que tu dois faire", "## Aufgaben"):
+        assert heading_topic(heading) == Component.DIRECTIVE, heading
+    assert heading_topic("## Antwortstil") == Component.OUTPUT_FORMATTING
+    assert Component.OUTPUT_FORMATTING in cues_of("Duze die Kundschaft, so wie es auf unserer Website üblich ist.")
+    got = dict(codes("Write a Python function that converts column names to snake_case.\nIt should behave like this:\n"
+                     "'First Name' -> 'first_name'\n'customerID' -> 'customer_id'"))
+    assert got["'First Name' -> 'first_name'"] == got["'customerID' -> 'customer_id'"] == "E"
 
 
 def test_alternatives_gathered_under_their_anchor_match_the_same() -> None:

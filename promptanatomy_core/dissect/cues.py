@@ -501,6 +501,7 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"to show (?:you )?(?:the|my|our) (?:vibe|style|tone|voice))\b|"
                     r"here(?:'s| are| is)\b[^.]{0,60}\bfor (?:the |a )?(?:tone|style|vibe|voice|feel)\b\s*:?\s*$|"
                     r"\bso (?:that )?you can (?:match|copy|follow|see) (?:the|my|our) (?:style|tone|format)\b|"
+                    r"[^.]{0,60}?\b(?:should|must|would) (?:behave|work|look) like this\s*:\s*$|"
                     r"[^.]{0,80}?\bso (?:that )?you (?:get|know|hear|pick up) (?:my|our) "
                     r"(?:voice|style|tone)\b[^.]*:\s*$|"
                     r"here(?:'s| are| is) (?:some|a few|an?|several|two|three)?\s*(?:examples?|"

@@ -187,7 +187,7 @@ OUTPUT = Folded(
     r"^\W*bitte\s+(?:formell|kurz|knapp|höflich|sachlich)\b|\bschritt für schritt erklär|"
     r"^\W*(?:bitte\s+)?schritt für schritt\b|"
     r"^\W*(?:bitte\s+)?als\s+(?:\w+\s+)?(?:liste|tabelle|checkliste|stichpunkte|aufzählung|fließtext)\b|"
-    r"\beinfachem\s+deutsch\b|^\W*antworte\s+(?:bitte\s+)?(?:kurz|knapp|freundlich|sachlich)\b|"
+    r"\beinfachem\s+deutsch\b|\b(?:duze|sieze)\b|^\W*antworte\s+(?:bitte\s+)?(?:kurz|knapp|freundlich|sachlich)\b|"
     r"^\W*que\s+(?:suene|sea|quede)\s+(?:más\s+)?(?:profesional|formal|cercan[oa]|amable|informal|seri[oa]|"
     r"divertid[oa]|breve|cort[oa])\b|\b(?:en|in|em|como)\s+(?:una|uma|un|einer)\s+lista\b|\bcasillas\b|"
     r"\b(?:escreva|escribe|escriba|écris|écrivez|schreib|schreibe|scrivi|schrijf)\s+[\"'“«„]|"  # escreva "Sem prazos"
@@ -244,17 +244,21 @@ NEGATION = re.compile(r"\b(?:niemals|nie|nicht|keine?[nmrs]?|jamais|ne|pas|nunca
 ROLE_HEADING = re.compile(r"\b(?:rolle|rôle|rol|rola|роль|ruolo|papel|personnage|personaje|personaggio|chi sei|"
                           r"wer du bist|qui es-tu|quién eres|quem (?:você é|és)|kim(?:sin| olduğun)|vai trò|角色|役割|"
                           r"역할|الدور|भूमिका|peran)\b", re.I)
-TASK_HEADING = re.compile(r"\b(?:aufgabe|auftrag|tâche|mission|tarea|tarefa|compito|objectif|objetivo|obiettivo|"
+TASK_HEADING = re.compile(r"\b(?:aufgaben?|auftrag|tâches?|mission|tareas?|tarefas?|compiti|compito|objectif|"
+                          r"objetivo|obiettivo|"
                           r"anweisungen|consignes|instrucciones|istruzioni|instruções|taak|opdracht|instructies|"
                           r"déroulement|ablauf|procedimiento|procedura|zadanie|задача|задание|инструкци\w*|görev\w*|"
                           r"nhiệm vụ|tugas|任务|任務|要求|タスク|指示|依頼内容|과제|작업|지시|مهمت\w*|कार्य|"
-                          r"cosa fai|was du tust|ce que tu fais|qué haces|o que (?:você )?faz)\b",
+                          r"cosa fai|was du tust|ce que tu fais|qué haces|o que (?:você )?faz|ce que tu dois faire|"
+                          r"lo que (?:debes|tienes que) hacer|was du tun sollst|cosa devi fare|"
+                          r"o que (?:você )?deve fazer)\b",
                           re.I)
 EXAMPLE_HEADING = re.compile(r"\b(?:beispiele?|exemples?|ejemplos?|esempi|esempio|exemplos?|voorbeelden|przykład\w*|"
                              r"пример\w*|örnek\w*|ví dụ|contoh|示例|例子|例|예시|أمثلة|مثال|उदाहरण)\b", re.I)
 
 #: Headings of a section on the answer's form.
 OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|styl|стиль|формат|formato|format|ton|tono|antwortformat|réponse|"
+                            r"antwortstil|schreibstil|tonalität|tonalité|"
                             r"respuesta|risposta|resposta|stijl|opmaak|antwoord|odpowied\w*|ответ\w*|yanıt\w*|"
                             r"cevap\w*|üslup|回复要求|回答要求|输出要求|输出格式|回复格式|格式|出力形式|回答形式|出力|"
                             r"형식|답변|말투|الأسلوب|التنسيق|शैली|gaya|come rispondi|wie du antwortest|"
