@@ -2065,6 +2065,18 @@ def test_a_git_log_and_a_task_after_the_users_situation_in_one_sentence() -> Non
     assert Component.OUTPUT_FORMATTING not in cues_of("the profile output below shows where the time goes")
 
 
+def test_the_text_to_rework_is_the_paragraph_after_the_task_when_notes_close_the_prompt() -> None:
+    letter = ["To whoever is in charge at Northway Water,", "This is the FOURTH time I am writing.",
+              "You have charged me for a meter that is NOT MY PROPERTY.", "Sort it out or I am going to the ombudsman."]
+    got = dict(codes("rewrite this so its polite but firm\n\n" + letter[0] + "\n" + " ".join(letter[1:]) +
+                     "\nLaura Brennan (account 40018826)\n\ni do want to go to the "
+                     "ombudsman if they dont fix it\nkeep the facts\ndont make it longer than mine"))
+    assert [got[m] for m in letter] == ["D"] * 4
+    got = dict(codes("Rewrite this passage in plain language.\n\n## Rules\n- Do not add new advice.\n"
+                     "- Keep doses exact.\n- Put anything urgent first.\n\nPassage: {passage}"))
+    assert got["## Rules"] == got["- Do not add new advice."] == "A"  # a section of the prompt, not the text
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

@@ -156,12 +156,20 @@ def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Componen
     if asking is None:
         return
     marks = [li for li in range(asking + 1, len(lines)) if len(lines[li]) == 1 and DELIMITER.match(lines[li][0].text)]
-    start = next((li for li in range(len(lines) - 1, asking, -1) if blank_before[lines[li][0].index]), None)
-    span = range(marks[0], marks[1] + 1) if len(marks) >= 2 else range(start, len(lines)) if start else range(0)
-    block = [m for li in span for m in lines[li]]
-    if len(block) >= 3 and all(labels[m.index] in ({A}, {D}) and not m.reference and
-                               not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
-        labels.update((m.index, {D}) for m in block)
+    if len(marks) >= 2:
+        spans = [range(marks[0], marks[1] + 1)]
+    else:  # the paragraphs after the task, set off by blank lines, the last first
+        starts = [li for li in range(asking + 1, len(lines)) if blank_before[lines[li][0].index]]
+        spans = [range(start, end) for start, end in reversed(list(zip(starts, starts[1:] + [len(lines)])))]
+    for span in spans:
+        block = [m for li in span for m in lines[li]]
+        if _BLOCK_LABEL.match(block[0].text) and names_consulted(block[0].text) or \
+                re.match(r"\s*#{1,6}\s", block[0].text):
+            continue  # a section of the prompt ("# Tools", "## Rules"), not the text
+        if len(block) >= 3 and all(labels[m.index] in ({A}, {D}) and not m.reference and
+                                   not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
+            labels.update((m.index, {D}) for m in block)
+            return
 
 
 #: The header of a pasted email: "From: Dana Whitfield" above "To: …", "Subject: …", "Date: …".
