@@ -2077,6 +2077,14 @@ def test_the_text_to_rework_is_the_paragraph_after_the_task_when_notes_close_the
     assert got["## Rules"] == got["- Do not add new advice."] == "A"  # a section of the prompt, not the text
 
 
+def test_a_markdown_heading_worded_as_the_task_opens_a_task_section() -> None:
+    got = dict(codes("## Setting\nSellers contact support through this chat.\n\n## Help the seller with\n"
+                     "- listing problems\n- payouts\n\n# Escalate to a human when:\n"
+                     "- the question involves harassment"))
+    assert got["## Help the seller with"] == got["- listing problems"] == got["- payouts"] == "D"
+    assert got["- the question involves harassment"] == "A"
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

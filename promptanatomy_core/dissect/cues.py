@@ -845,6 +845,9 @@ def heading_component(text: str) -> Component | None:
     if _ARTEFACT_SPEC_RX.match(text):
         return D  # "The script should:" above the steps it must take
     # "Use exactly these sections:", "Return JSON that follows this schema:" is an instruction
+    if re.match(r"\s*#{1,6}\s", text) and is_imperative(re.sub(r"^\s*#+\s*", "", text).rstrip(": ")) and \
+            cues_of(text) == {D} and not re.search(r"\b(?:when|if|unless)\s*:?\s*$", text, re.I):
+        return D  # "## Help the seller with" over the list of what the assistant does
     return None if is_imperative(text.rstrip(": ")) or DIRECTIVE.match(text) and O in cues_of(text) else A
 
 
