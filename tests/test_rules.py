@@ -2085,6 +2085,16 @@ def test_a_markdown_heading_worded_as_the_task_opens_a_task_section() -> None:
     assert got["- the question involves harassment"] == "A"
 
 
+def test_figures_a_user_has_got_and_a_package_managers_errors_are_material() -> None:
+    rows = ["rent received: £10,200", "letting agent fees: £1,224", "mortgage interest: £4,100"]
+    got = dict(codes("hi, doing my self assessment for the first time\n"
+                     "I rent out my old flat, here's what I've got:\n" + "\n".join(rows) +
+                     "\nwhich of these can I deduct?"))
+    assert [got[r] for r in rows] == ["D"] * 3
+    log = ["npm ERR! code ERESOLVE", "npm ERR! Found: react@18.2.0", "npm ERR! peer react@17 from dnd@13.1.1"]
+    assert material_lines(["why does this fail?", *log], [True, False, False, False]) == {1, 2, 3}
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

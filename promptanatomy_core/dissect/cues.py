@@ -587,7 +587,7 @@ INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|(?:attached )
                     r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
 #: The same at a sentence's end: "… keep restarting, here's what i see:", "The form asks:", "Nella bolletta c'è
 #: scritto:", "This is their online menu:", "The transcription looks like this:".
-_INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we) (?:see|get|got|have)\b[^.:]*:?\s*$|"
+_INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we)(?:'ve| have)? (?:see|get|got|have)\b[^.:]*:?\s*$|"
                         r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$|"
                         r"\b(?:pasted (?:from|out of)|sent (?:me|us) this|posted this|getting this|"
                         r"under review)\b[^.]*:\s*$|"

@@ -22,7 +22,8 @@ _RECORD = re.compile(r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}:
                      r"DEBUG)\b|\d{1,2}/\d{1,2}(?:/\d{2,4})?\s+\S|"  # a dated row: "02/05 cash deposit £950"
                      r"(?:->\s*)?\w[\w ]*?\s+\(cost=\d|(?:Planning|Execution) Time:|"  # a query plan (EXPLAIN)
                      r"(?:[-*]\s+)?(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s|"
-                     r"[0-9a-f]{7,40}\s+\S)")  # a commit in a log: "a91f2c3 fix: handle an empty config file"
+                     r"[0-9a-f]{7,40}\s+\S|"  # a commit in a log: "a91f2c3 fix: handle an empty config file"
+                     r"(?:npm|yarn|pnpm|pip|cargo|gradle|mvn)\s+(?:ERR!|WARN\b|error\b|warning\b))")
 _OPEN_JSON = re.compile(r"^\s*[\[{]\s*$")
 _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
 
