@@ -2095,6 +2095,17 @@ def test_figures_a_user_has_got_and_a_package_managers_errors_are_material() -> 
     assert material_lines(["why does this fail?", *log], [True, False, False, False]) == {1, 2, 3}
 
 
+def test_a_rubric_table_and_guidelines_a_task_checks_against_are_consulted() -> None:
+    rows = ["| Criterion | 4 - Exceeds | 1 - Beginning |", "|---|---|---|", "| Claim | Precise claim | No claim |"]
+    got = dict(codes("Give feedback on my student's essay using the rubric below.\nRUBRIC (10th grade essay)\n" +
+                     "\n".join(rows) + "\nESSAY:\nPhones should be banned."))
+    assert [got[r] for r in rows] == ["A"] * 3 and got["Phones should be banned."] == "D"
+    got = dict(codes("Review the item below for flaws.\nCheck it against these item-writing guidelines:\n"
+                     "1. The stem poses a complete question.\n2. Exactly one option is correct.\n"
+                     "Item:\nWhich is renewable?"))
+    assert got["1. The stem poses a complete question."] == got["2. Exactly one option is correct."] == "A"
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

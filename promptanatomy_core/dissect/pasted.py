@@ -10,7 +10,7 @@ import re
 
 from ..types import Component
 from . import languages
-from .cues import INPUT_LABEL, PLACEHOLDER, REFERENCE, A, D, E, O, R, heading_topic, key_value
+from .cues import INPUT_LABEL, PLACEHOLDER, REFERENCE, TABLE_ROW, A, D, E, O, R, heading_topic, key_value
 from .material import DELIMITER, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted
 
@@ -528,3 +528,17 @@ def label_style_examples(lines: list[list[Sent]], labels: dict[int, set[Componen
             end += 1
         if end > li + 1:
             labels.update((m.index, {E}) for block in lines[li:end] for m in block)
+
+
+def label_consulted_tables(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
+    """A markdown table right under a title naming what the task consults ("RUBRIC (10th grade essay)", "Price
+    list") is consulted too, however its rows read."""
+    for li in range(1, len(lines)):
+        title = lines[li - 1]
+        if not TABLE_ROW.match(lines[li][0].text) or TABLE_ROW.match(title[0].text) or len(title) > 1 or \
+                labels[title[0].index] != {A} or len(title[0].text.split()) > 10 or not names_consulted(title[0].text):
+            continue
+        end = li
+        while end < len(lines) and TABLE_ROW.match(lines[end][0].text):
+            end += 1
+        labels.update((m.index, {A}) for line in lines[li:end] for m in line)

@@ -33,11 +33,10 @@ from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, 
                    QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component,
                    heading_topic, is_imperative, key_value, opens_material, title_component, without_chat_markers)
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
-from .pasted import (label_announced_items, label_answer_options, label_data_blocks, label_document_headings,
-                     label_material_the_task_names,
-                     label_email_bodies, label_enumerated_entries, label_fenced_material, label_material_above,
-                     label_pasted_code, label_pasted_records, label_style_examples, label_test_cases,
-                     label_text_to_rework)
+from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
+                     label_document_headings, label_email_bodies, label_enumerated_entries, label_fenced_material,
+                     label_material_above, label_material_the_task_names, label_pasted_code, label_pasted_records,
+                     label_style_examples, label_test_cases, label_text_to_rework)
 from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
 
 
@@ -338,6 +337,7 @@ class RulesDissector(Dissector):
         label_material_the_task_names(lines, labels, blank_before)
         label_document_headings(lines, labels, blank_before)
         label_style_examples(lines, labels, blank_before)
+        label_consulted_tables(lines, labels)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_pasted_paragraph(lines, labels, blank_before)
@@ -442,8 +442,11 @@ def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] 
         return None
     if re.search(r"\b(?:when|if|whenever|unless|in these cases|in any of these cases)\s*:\s*$", sent.text, re.I):
         return {A}  # "Create a ticket … when:" above the conditions
-    if re.search(r"\b(?:criteria|criterion|dimensions|rubric)\b[^.:]{0,60}:\s*$", sent.text, re.I):
-        return {A}  # "… score the reply from 1 to 5 on each criterion:" above the criteria
+    if re.search(r"\b(?:criteria|criterion|dimensions|rubric)\b[^.:]{0,60}:\s*$", sent.text, re.I) or \
+            re.search(r"\b(?:against|per|according to) (?:these|the following|our|the)\s+(?:[\w-]+\s+){0,2}"
+                      r"(?:guidelines|standards|principles|rules|checklist|policies)\b[^.:]{0,40}:\s*$",
+                      sent.text, re.I):
+        return {A}  # "… score the reply from 1 to 5 on each criterion:", "Check it against these guidelines:"
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
         this = (re.search(r"\b(?:this|these)\b(?!\s+(?:structure|format|shape|layout|form|template|schema|order)\b)",
