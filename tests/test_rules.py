@@ -2106,6 +2106,14 @@ def test_a_rubric_table_and_guidelines_a_task_checks_against_are_consulted() -> 
     assert got["1. The stem poses a complete question."] == got["2. Exactly one option is correct."] == "A"
 
 
+def test_a_statements_lines_aligned_by_spaces_are_rows_not_instructions() -> None:
+    rows = ["Net sales                             $ 284,113", "Gross profit                             92,473",
+            "Research and development                 (9,877)", "Net income                            $  14,049"]
+    assert material_lines(rows, [False, False, True, False]) == {0, 1, 2, 3}
+    got = dict(codes("Convert the income statement below into JSON.\nOutput the JSON only.\n\n" + "\n".join(rows)))
+    assert [got[r] for r in rows] == ["D"] * 4
+
+
 def test_csv_rows_whose_quoted_cells_hold_commas_are_rows() -> None:
     rows = ["rating,date,text", '2,2024-05-03,"late, and nobody told me"', '5,2024-05-03,"great quality, fast!!"',
             '1,2024-05-05,"refund STILL not processed"']

@@ -81,6 +81,8 @@ def _transcript(texts: Sequence[str]) -> set[int]:
 #: The cells of a row pasted without a markdown table's outer bars are split by " | " ("1 | 1.62 | 0.41", empty cells
 #: too), by tabs ("0.112\t12.41"), or, in a CSV row, by commas with no space after them ("2024-03-04,AWS EMEA,-312.19").
 _CSV_BREAK = re.compile(r",(?! )")
+#: A line of figures aligned by spaces: a label, two or more spaces, an amount ("Cost of sales     (191,640)").
+_FIGURE_ROW = re.compile(r"\s*\S.*?\S {2,}[$€£]?\s*\(?-?\d[\d,.]*\)?%?\s*")
 #: A quoted CSV cell, whose commas and spaces are the cell's text.
 _QUOTED_CELL = re.compile(r'"[^"\n]*"')
 
@@ -92,6 +94,8 @@ def _cell_breaks(text: str) -> int:
         return 0
     if " | " in text:
         return text.count("|")
+    if _FIGURE_ROW.fullmatch(text):
+        return 1  # "Gross profit                             92,473": a statement's line, aligned with spaces
     row = _QUOTED_CELL.sub('""', text.strip())  # '5,2024-05-03,"great quality, fast shipping"': three cells
     commas = len(_CSV_BREAK.findall(row))
     if commas == 1 and not re.search(r"\s", row):
