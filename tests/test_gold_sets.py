@@ -78,7 +78,18 @@ SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5),
         "fjell_prompts.jsonl": (55, 15, 30), "kettle_prompts.jsonl": (55, 15, 30),
         "combe_prompts.jsonl": (55, 15, 30), "arete_prompts.jsonl": (55, 15, 30),
         "tombolo_prompts.jsonl": (55, 15, 30), "bight_prompts.jsonl": (55, 15, 30),
-        "corrie_prompts.jsonl": (55, 15, 30)}
+        "corrie_prompts.jsonl": (55, 15, 30),
+        "firth_prompts.jsonl": (55, 15, 30), "kyle_prompts.jsonl": (55, 15, 30), "voe_prompts.jsonl": (55, 15, 30),
+        "lough_prompts.jsonl": (55, 15, 30), "holt_prompts.jsonl": (55, 15, 30), "shaw_prompts.jsonl": (55, 15, 30),
+        "carse_prompts.jsonl": (55, 15, 30), "haugh_prompts.jsonl": (55, 15, 30),
+        "kloof_prompts.jsonl": (55, 15, 30), "vlei_prompts.jsonl": (55, 15, 30),
+        "rincon_prompts.jsonl": (55, 15, 30), "bourn_prompts.jsonl": (55, 15, 30),
+        "gulch_prompts.jsonl": (55, 15, 30), "playa_prompts.jsonl": (55, 15, 30),
+        "swale_prompts.jsonl": (55, 15, 30), "pingo_prompts.jsonl": (55, 15, 30),
+        "polje_prompts.jsonl": (55, 15, 30), "tepui_prompts.jsonl": (55, 15, 30),
+        "sabkha_prompts.jsonl": (55, 15, 30), "swash_prompts.jsonl": (55, 15, 30),
+        "bolson_prompts.jsonl": (55, 15, 30), "cuesta_prompts.jsonl": (55, 15, 30),
+        "hogback_prompts.jsonl": (55, 15, 30), "lunette_prompts.jsonl": (55, 15, 30)}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]

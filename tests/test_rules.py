@@ -2810,7 +2810,11 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "loch": 0.85, "fell": 0.83, "mull": 0.85, "ness": 0.83, "rill": 0.80, "holm": 0.80, "carr": 0.77,
                "sill": 0.88, "karst": 0.81, "moraine": 0.81, "bayou": 0.81, "kame": 0.83, "scar": 0.79, "gill": 0.80,
                "beck": 0.72, "wold": 0.81, "skerry": 0.78, "fjell": 0.74, "kettle": 0.81, "combe": 0.74, "arete": 0.74,
-               "tombolo": 0.82, "bight": 0.82, "corrie": 0.77}
+               "tombolo": 0.82, "bight": 0.82, "corrie": 0.77,
+               "firth": 0.80, "kyle": 0.79, "voe": 0.82, "lough": 0.84, "holt": 0.83, "shaw": 0.78, "carse": 0.84,
+               "haugh": 0.80, "kloof": 0.80, "vlei": 0.73, "rincon": 0.82, "bourn": 0.70, "gulch": 0.76,
+               "playa": 0.79, "swale": 0.77, "pingo": 0.77, "polje": 0.76, "tepui": 0.78, "sabkha": 0.72,
+               "swash": 0.75, "bolson": 0.83, "cuesta": 0.84, "hogback": 0.73, "lunette": 0.73}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
