@@ -2775,6 +2775,12 @@ def test_answering_the_users_questions_is_the_task_also_in_other_languages() -> 
     assert got["Réponds en français, en trois phrases au maximum."] == "O"
 
 
+def test_a_markdown_title_right_under_an_input_label_belongs_to_the_pasted_document() -> None:
+    got = codes("This help article is out of date. Update it using the change log.\n\nArticle:\n"
+                "# How do I return an item?\nYou have 14 days from delivery to start a return.\n"
+                "1. Go to **Orders** and choose the item.")
+    assert [c for _, c in got[2:]] == ["D", "D", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

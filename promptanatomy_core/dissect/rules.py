@@ -260,6 +260,9 @@ class RulesDissector(Dissector):
                 heading = O  # "<schema>" above the JSON the answer must fill in
             if heading is A and mode is E and not first.text.lstrip().startswith(("#", "<", "**")):
                 heading = None  # "Reviews:" inside an example: a label of the demonstration, not a new section
+            if heading is not None and mode is D and bare_label and not blank_before[first.index] and \
+                    lines[li - 1][-1].input_label and first.text.lstrip().startswith("#"):
+                heading = None  # "Article:" right above "# How do I return an item?": the pasted document's title
             if heading is R and ASSISTANT_TITLE.match(first.text.lstrip()) and not _PERSONA_WORDS.search(first.text):
                 labels[first.index] = {R}  # the prompt's title names the assistant: it opens no section of persona
                 headings.add(first.index)
