@@ -464,6 +464,10 @@ OUTPUT = Folded(
 #: ("Answer entailment, contradiction or neutral.").
 OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z][\w-]*)*,?\s+or\s+[A-Z][\w-]*|"
                      r"^\W*(?i:answer|reply|respond)\s+(?:[\w-]+,\s+)+[\w-]+,?\s+or\s+[\w-]+\.?\s*$")
+#: A task that sorts its items into classes ("Classify each log line into one of: CRITICAL, ERROR, NOISE.") and the
+#: classes it names.
+_SORTS_INTO = re.compile(r"^\W*(?:please\s+)?(?:classify|label|categori[sz]e|sort|tag)\b", re.I)
+_CLASSES = re.compile(r"\b(?:one of|choose from|pick from)\s*:.*", re.I)
 #: A format word naming the task's material, not the answer's form: "the CSV below", "the schema provided".
 _MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|markdown|schema)\b(?!\s+(?:format|schema))|"
                 r"\bschema\s+(?:below|above|provided|given)\b|"
@@ -723,8 +727,9 @@ def cues_of(text: str) -> set[Component]:
             _BARE_QUESTION.search(head) or _HELP_ME.search(head) or _SHOWS_THIS.search(head) or \
             foreign and languages.DIRECTIVE.search(head):
         found.add(D)
-    if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", head))) or OPTIONS.search(head) or \
-            foreign and languages.OUTPUT.search(head):
+    classes = _SORTS_INTO.match(head)  # the classes a task sorts into are its content, not the answer's form
+    if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", _CLASSES.sub(" ", head) if classes else head))) or \
+            OPTIONS.search(head) and not classes or foreign and languages.OUTPUT.search(head):
         found.add(O)
     if INFO.search(head) or foreign and languages.CONDITION.match(head):
         found.add(A)
