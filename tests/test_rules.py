@@ -759,7 +759,7 @@ def test_form_phrasings_a_short_story_and_the_input_heading_after_examples() -> 
 def test_a_task_heading_neither_states_the_task_nor_turns_its_rules_into_it() -> None:
     got = dict(codes("### Instruction:\nClassify the intent of the message into one of: billing, other.\n\n"
                      "### Input:\n{message}\n\n### Response:"))
-    assert got["Classify the intent of the message into one of: billing, other."] == "D"  # the task itself, its classes its content
+    assert got["Classify the intent of the message into one of: billing, other."] == "D"  # its classes: content
     got = dict(codes("<instructions>\nAnswer the user's question using only the documents.\nIf the documents don't "
                      "contain the answer, say so.\n</instructions>\n<question>\n{question}\n</question>"))
     assert got["Answer the user's question using only the documents."] == "D"
@@ -2782,7 +2782,8 @@ def test_a_markdown_title_right_under_an_input_label_belongs_to_the_pasted_docum
     assert [c for _, c in got[2:]] == ["D", "D", "D", "D"], got
 
 def test_the_classes_a_task_sorts_into_are_its_content_not_the_form() -> None:
-    for text in ("Classify each log line into one of: CRITICAL, ERROR, WARNING, NOISE.", "Label each SMS as SPAM or HAM."):
+    for text in ("Classify each log line into one of: CRITICAL, ERROR, WARNING, NOISE.",
+                 "Label each SMS as SPAM or HAM."):
         assert cues_of(text) == {Component.DIRECTIVE}, text
     assert Component.OUTPUT_FORMATTING in cues_of("Classify the comment as SPAM or OK and reply with the label only.")
 
