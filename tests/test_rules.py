@@ -2787,6 +2787,12 @@ def test_the_classes_a_task_sorts_into_are_its_content_not_the_form() -> None:
         assert cues_of(text) == {Component.DIRECTIVE}, text
     assert Component.OUTPUT_FORMATTING in cues_of("Classify the comment as SPAM or OK and reply with the label only.")
 
+def test_a_vba_macro_and_env_files_pasted_without_a_fence_are_the_input() -> None:
+    got = codes("j'ai une macro VBA trop lente, vous pouvez l'optimiser ?\nSub Nettoyer()\nDim i As Long\n"
+                "For i = 2 To 100\n    i = i - 1\nNext i\nEnd Sub\n\nCompare these two files.\nstaging.env\n"
+                "MAIL_HOST=smtp.mailgun.org\nMAIL_PORT=587\nprod.env\nMAIL_PORT=465")
+    assert all(c == "D" for _, c in got[1:]), got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -189,8 +189,12 @@ _CODE = re.compile(r"^\s*(?:def |class |async def |import \w|from [\w.]+ import 
                    r"\$\w+\s*(?:=|\.=|\[)|<\?php|\?>\s*$|echo\s|foreach\s*\(|raise\s+\w+|\"[\w.-]+\"\s*=\s*\"|"
                    r"[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_]\w*)*\s*=\s*[\w.]+\(|[a-z_]\w*(?:\.[a-z_]\w*)+\(|"
                    r"public |private |#include|return\b[^.]*$|(?:if|for|while|elif|with)\b.*:$|else:|try:|"
-                   r"except\b.*:$|(?:FROM|RUN|CMD|COPY|ADD|WORKDIR|ENV|EXPOSE|ENTRYPOINT|ARG|HEALTHCHECK)\s+\S)")
-_CODE_WEAK = re.compile(r"[;{]\s*$|^\s*}\s*$|^(?: {4}|\t)\s*\S")
+                   r"except\b.*:$|(?:FROM|RUN|CMD|COPY|ADD|WORKDIR|ENV|EXPOSE|ENTRYPOINT|ARG|HEALTHCHECK)\s+\S|"
+                   r"(?:Private |Public )?(?:Sub|Function) \w+\(|Dim \w+ As |End (?:Sub|Function|If|With)\b|"  # VBA
+                   r"For \w+ = .+ To |Next \w*\s*$|[A-Z][A-Z0-9]*_[A-Z0-9_]+=\S)")  # and a .env's "MAIL_HOST=smtp…"
+#: A line of code only among others: a statement's end, a closing brace, an indented line, a file's name above it.
+_CODE_WEAK = re.compile(r"[;{]\s*$|^\s*}\s*$|^(?: {4}|\t)\s*\S|"
+                        r"^\s*[\w.-]*\.(?:env|ya?ml|json|toml|ini|cfg|conf|py|js|ts|sh|bas)\s*:?\s*$")
 
 
 def _code(texts: Sequence[str]) -> set[int]:
