@@ -2793,6 +2793,16 @@ def test_a_vba_macro_and_env_files_pasted_without_a_fence_are_the_input() -> Non
                 "MAIL_HOST=smtp.mailgun.org\nMAIL_PORT=587\nprod.env\nMAIL_PORT=465")
     assert all(c == "D" for _, c in got[1:]), got
 
+def test_demonstrations_told_apart_by_a_label_they_repeat_are_examples() -> None:
+    got = codes("Write a commit message for the diff at the bottom, in the style of these examples.\n\n"
+                "Diff:\n-    timeout = 10\n+    timeout = int(os.environ['T'])\nMessage: fix(http): make timeout "
+                "configurable\n\nDiff:\n+## Local setup\nMessage: docs(readme): add local setup\n\n"
+                "Diff to describe:\n{diff}\nMessage:")
+    assert [c for _, c in got[1:8]] == ["E"] * 7, got
+    assert [c for _, c in got[8:]] == ["D", "D", "D"], got
+    slots = codes("Compare the abstracts.\nAbstract 1:\n{a1}\nAbstract 2:\n{a2}\nAbstract 3:\n{a3}")
+    assert "E" not in {c for _, c in slots}, slots
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -32,6 +32,7 @@ from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, 
                    FORM_SLOT, HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER,
                    QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component,
                    heading_topic, is_imperative, key_value, opens_material, title_component, without_chat_markers)
+from .demonstrations import repeated_label_demos
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
                      label_document_headings, label_email_bodies, label_enumerated_entries, label_fenced_material,
@@ -188,6 +189,8 @@ class RulesDissector(Dissector):
             demos, queries = _table_lines(lines)
         if not demos:
             demos, queries = _few_shot_lines(lines, blank_before)
+        if not demos:
+            demos, queries = repeated_label_demos(lines, blank_before)
         # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, not material
         material -= {i for run in runs([i in material for i in range(len(lines))]) if demos & set(run) for i in run}
         template = _template_lines(lines)

@@ -1,0 +1,52 @@
+"""Demonstrations told apart by a label they repeat: "Log excerpt 1:", "Log excerpt 2:" … above "Log excerpt to
+categorise:" and its slot, or "Diff:" … "Message: fix(http): …" pairs above "Diff to describe:" + "{diff}" +
+"Message:". The values run over several lines, so the one-line ``Key: value`` reading of few-shot blocks misses them."""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from .cues import PLACEHOLDER
+from .reading import Sent
+
+#: A label that opens a line: its name, without a number or what the query does with it, and its value.
+_LABEL = re.compile(r"^\s*(?:#{1,6}\s*|\*\*)?([A-Za-z][A-Za-z '-]{0,30}?)(?:\s+#?\d{1,2})?(?:\s+to\s+[a-z]+)?"
+                    r"\s*(?:\([^)]{0,40}\))?\s*(?:\*\*)?:\s*(.*)$")
+
+#: The steps of a ReAct loop, whose repeated labels describe the answer's format.
+_REACT = {"thought", "observation", "action input"}
+
+#: A line that turns from the demonstrations to the query: "Now do the same for:", "Your turn:".
+_TURN_TO_QUERY = re.compile(r"^\W*(?:now|your turn|here is|here's)\b", re.I)
+
+
+def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool]) -> tuple[set[int], set[int]]:
+    """(demonstration lines, query lines): the lines from a label's first use up to its last, when it is used at
+    least three times and its last use opens the open query (a slot below it or an empty label closing the
+    prompt)."""
+    found: dict[str, list[int]] = defaultdict(list)
+    for li, line in enumerate(lines):
+        m = _LABEL.match(line[0].text) if len(line) == 1 else None
+        if m:
+            found[m.group(1).strip().lower()].append(li)
+    for uses in found.values():
+        if len(uses) < 3:
+            continue
+        last = uses[-1]
+        end = last + 1
+        while end < len(lines) and not blank_before[lines[end][0].index] and end - last <= 3:
+            end += 1
+        query = range(last, end)
+        closing = _LABEL.match(lines[-1][0].text) if end == len(lines) else None  # "Message:" ends the prompt
+        open_query = any(PLACEHOLDER.search(m.text) for li in query for m in lines[li]) or bool(closing and
+                                                                                              not closing[2])
+        gaps = [b - a for a, b in zip(uses, uses[1:])]
+        inside = [li for li in range(uses[0], last) if li not in uses]
+        said = sum(any(m.cues for m in lines[li]) for li in inside)  # instructions among them: a format, not demos
+        slots = any(PLACEHOLDER.search(m.text) for li in range(uses[0], last) for m in lines[li])
+        if open_query and min(gaps) >= 2 and said * 4 <= len(inside) and not slots and not found.keys() & _REACT:
+            stop = last
+            while stop > uses[-2] + 1 and any(m.cues or _TURN_TO_QUERY.match(m.text) for m in lines[stop - 1]):
+                stop -= 1  # "Now do the same for:" between the demonstrations and the query
+            return set(range(uses[0], stop)), set(query)
+    return set(), set()
