@@ -25,10 +25,13 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
     least three times and its last use opens the open query (a slot below it or an empty label closing the
     prompt)."""
     found: dict[str, list[int]] = defaultdict(list)
+    value: dict[int, str] = {}
+    key_of: dict[int, str] = {}
     for li, line in enumerate(lines):
         m = _LABEL.match(line[0].text) if len(line) == 1 else None
         if m:
-            found[m.group(1).strip().lower()].append(li)
+            key_of[li], value[li] = m.group(1).strip().lower(), m.group(2).strip()
+            found[key_of[li]].append(li)
     for uses in found.values():
         if len(uses) < 3:
             continue
@@ -37,6 +40,8 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
         while end < len(lines) and not blank_before[lines[end][0].index] and end - last <= 3:
             end += 1
         query = range(last, end)
+        if any(value.get(li) and len(found[key_of[li]]) >= 3 for li in query[1:]):
+            continue  # "Q: Can individuals apply?" + "A: No.": the last use is answered, no open query
         closing = _LABEL.match(lines[-1][0].text) if end == len(lines) else None  # "Message:" ends the prompt
         open_query = any(PLACEHOLDER.search(m.text) for li in query for m in lines[li]) or bool(closing and
                                                                                               not closing[2])
