@@ -2803,6 +2803,16 @@ def test_demonstrations_told_apart_by_a_label_they_repeat_are_examples() -> None
     slots = codes("Compare the abstracts.\nAbstract 1:\n{a1}\nAbstract 2:\n{a2}\nAbstract 3:\n{a3}")
     assert "E" not in {c for _, c in slots}, slots
 
+
+def test_a_letter_to_whoever_is_in_charge_signed_with_an_account_number_is_the_input() -> None:
+    got = codes("rewrite this so its polite but firm, im too angry to do it myself lol\n\n"
+                "To whoever is in charge at Northway Water,\nThis is the FOURTH time I am writing about the same "
+                "thing. I moved out in 2022!!! Sort it out or I am going to the ombudsman and the newspaper.\n"
+                "Laura Brennan (account 40018826)\n\ni do actually want to go to the ombudsman\n"
+                "keep the facts and the account number\ndont make it longer than mine")
+    assert [c for _, c in got[1:6]] == ["D"] * 5, got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

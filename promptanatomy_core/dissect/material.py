@@ -225,6 +225,7 @@ def _diff(texts: Sequence[str]) -> set[int]:
 
 #: The greeting that opens a letter or an email: "Hi Mark,", "Dear Ms Patel,", "Gentile Studio Rossi,".
 _SALUTATION = re.compile(r"^\s*(?i:hi|hello|hey|dear|good (?:morning|afternoon|evening)|bonjour|madame|monsieur|"
+                         r"to whom it may concern|to whoever|"
                          r"hallo|liebe|lieber|sehr geehrte[rs]?|hola|estimad[oa]s?|querid[oa]s?|ciao|gentile|"
                          r"egregi[oa]|caro|cara|olá|prezad[oa]s?|beste|geachte)\b"
                          r"(?:[^.!?{}\n]|(?<=\b(?:Dr|Mr|Ms|Sr|St))\.|(?<=\b(?:Mrs|Sra|Dra))\.|(?<=\bProf)\.){0,50},\s*$")
@@ -234,7 +235,7 @@ _SIGN_OFF = re.compile(r"^\s*(?:(?i:best|kind regards|regards|thanks|thank you|m
                        r"viele grüße|liebe grüße|grüße|gruß|saludos|un saludo|un abrazo|atentamente|cordiali saluti|"
                        r"distinti saluti|un saluto|atenciosamente|abraços|met vriendelijke groet|groetjes|hoogachtend|"
                        r"bises|bien cordialement)\b(?:[^.!?]|(?<=\b[A-Z])\.){0,30}|"  # "Gruß, J. Albers"
-                       r"[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,2})\s*$")
+                       r"[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,2}(?: \([^()]{1,40}\))?)\s*$")  # "Ann Roe (account 4001)"
 
 
 def _letter(texts: Sequence[str]) -> set[int]:
