@@ -2813,6 +2813,13 @@ def test_a_letter_to_whoever_is_in_charge_signed_with_an_account_number_is_the_i
     assert [c for _, c in got[1:6]] == ["D"] * 5, got
 
 
+def test_what_the_model_will_be_given_is_the_setting_unless_it_points_with_a_colon() -> None:
+    assert cues_of("You will be shown a customer message and a reply written by a support agent.") == \
+        {Component.ADDITIONAL_INFORMATION}
+    assert cues_of("You will be given the ticket:") == {Component.DIRECTIVE}
+    assert cues_of("You are given a question and an answer.") == {Component.DIRECTIVE}  # the datasets' task
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -589,6 +589,10 @@ DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|(?:attached )?below (?:is|are)|the following (?:is|are)|"
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
                     r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
+#: What the model will be given, told as the setting rather than pointing at it: "You will be shown a customer
+#: message and a reply written by a support agent." (with a colon, "You will be given the ticket:", it points;
+#: the datasets' "You are given a question and an answer." and "In this task, you will be given …" are the task).
+_WILL_GET = _rx(_LEAD + r"you(?:'ll| will) (?:be (?:given|provided|shown)|see|receive|get)\b")
 #: The same at a sentence's end: "… keep restarting, here's what i see:", "The form asks:", "Nella bolletta c'è
 #: scritto:", "This is their online menu:", "The transcription looks like this:".
 _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we)(?:'ve| have)? (?:see|get|got|have)\b[^.:]*:?\s*$|"
@@ -715,7 +719,7 @@ def cues_of(text: str) -> set[Component]:
     foreign = languages.foreign(head)  # worth trying the patterns of other languages
     if _introduces(head, foreign) and not EXAMPLE_START.search(head):
         return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
-            else {D}
+            or _WILL_GET.match(head) and not head.rstrip().endswith(":") else {D}
     found: set[Component] = set()
     if ROLE.search(head) or NAMED_PERSONA.match(head):
         found.add(R)
