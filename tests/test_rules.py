@@ -2820,6 +2820,20 @@ def test_what_the_model_will_be_given_is_the_setting_unless_it_points_with_a_col
     assert cues_of("You are given a question and an answer.") == {Component.DIRECTIVE}  # the datasets' task
 
 
+def test_returning_the_whole_or_edited_material_only_is_the_form() -> None:
+    for text in ("Return the whole module.", "Return the adapted article only.",
+                 "Return the same table with a third column, \"new message\"."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+    assert Component.DIRECTIVE in cues_of("Return the top 10 countries by paid revenue in 2024, highest first.")
+
+
+def test_a_label_over_what_the_user_said_they_would_paste_is_the_input() -> None:
+    got = dict(codes("I'll paste a worksheet used in Year 7 science.\nAdapt it for students at an early stage of "
+                     "English.\nWorksheet:\nStates of Matter\n1. Describe the particles in a solid.\n"
+                     "2. When a puddle disappears on a sunny day, what process has taken place?"))
+    assert got["Worksheet:"] == got["States of Matter"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -701,7 +701,8 @@ _ACTED_ON = (r"\b(?:(?:each|every|all|both) of (?:the|these|those|my|our)|(?:con
              r"proofread|translate|rewrite|clean up|reformat) (?:the|these|those|my|our|all the))"
              r"\s+(?:[\w-]+\s+){0,2}?")
 #: How the task names its material: "the notes", "my biology notes", "the hiring manager's notes".
-_NAMING = r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
+_NAMING = r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their|(?<=paste )an?|(?<=pasting )an?)\s+" \
+    r"(?:[\w-]+\s+){0,2}?"
 
 
 #: The user speaking of themselves (or greeting): their background, not a problem to solve.
