@@ -2821,10 +2821,10 @@ def test_what_the_model_will_be_given_is_the_setting_unless_it_points_with_a_col
 
 
 def test_returning_the_whole_or_edited_material_only_is_the_form() -> None:
-    for text in ("Return the whole module.", "Return the adapted article only.",
-                 "Return the same table with a third column, \"new message\"."):
-        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
-    assert Component.DIRECTIVE in cues_of("Return the top 10 countries by paid revenue in 2024, highest first.")
+    got = {text: cues_of(text) for text in ("Return the whole module.", "Return the adapted article only.",
+                                            "Return the same table with a third column, \"new message\".",
+                                            "Return the top 10 countries by paid revenue in 2024, highest first.")}
+    assert list(got.values()) == [{Component.OUTPUT_FORMATTING}] * 3 + [{Component.DIRECTIVE}], got
 
 
 def test_a_label_over_what_the_user_said_they_would_paste_is_the_input() -> None:
