@@ -2834,6 +2834,13 @@ def test_a_label_over_what_the_user_said_they_would_paste_is_the_input() -> None
     assert got["Worksheet:"] == got["States of Matter"] == "D", got
 
 
+def test_where_a_part_of_the_answer_goes_is_its_form() -> None:
+    assert cues_of("Put the answer key at the end, not after each question.") == {Component.OUTPUT_FORMATTING}
+    assert cues_of("Put them in order of importance.") == {Component.OUTPUT_FORMATTING}
+    assert cues_of("Put each spending line into one of these categories: Housing, Transport.") == \
+        {Component.DIRECTIVE}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

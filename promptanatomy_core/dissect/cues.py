@@ -293,6 +293,8 @@ _FORM_AS_TOPIC = _rx(r"\b(?:style|formatting|format|length|tone|politeness|white
 OUTPUT = Folded(
     r"^\W*return\s+(?:the|your)\s+(?:whole|full|same|complete|entire|edited|adapted|redacted|corrected|updated|"
     r"rewritten|translated|cleaned)\b|^\W*return\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+only\b|"  # "Return the whole module."
+    r"^\W*put\s+(?:the|your|each|all|every|them|it)\b(?![^.]*\binto\s+(?:one of|these|the following)\b)|"  # where a
+    # part goes ("Put the answer key at the end."), not the classes it sorts into
     r"^\W*write (?:it |them |everything |your \w+ |the \w+ )?(?:in|for|using)\b|\baddress (?:the|each) \w+ directly\b|"
     r"^\W*refer to\b.{0,40}\b(?:by|as)\b|" + _REASON_THEN_ANSWER.pattern + "|"
     r"^\W*(?:structure|sections|headings|columns|layout)\s*:\s*(?!\d)\S|"
