@@ -2841,6 +2841,12 @@ def test_where_a_part_of_the_answer_goes_is_its_form() -> None:
         {Component.DIRECTIVE}
 
 
+def test_a_compilers_message_pasted_alone_is_the_input() -> None:
+    got = dict(codes("why does rust reject this\n\nI am on rust 1.78 and the borrow checker keeps complaining.\n\n"
+                     "clippy also says\n\nwarning: this `if` has identical blocks\n\nAnswer briefly."))
+    assert got["warning: this `if` has identical blocks"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -24,6 +24,10 @@ _RECORD = re.compile(r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[\d{2}:\d{2}:
                      r"(?:[-*]\s+)?(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s|"
                      r"[0-9a-f]{7,40}\s+\S|"  # a commit in a log: "a91f2c3 fix: handle an empty config file"
                      r"(?:npm|yarn|pnpm|pip|cargo|gradle|mvn)\s+(?:ERR!|WARN\b|error\b|warning\b))")
+#: A compiler's or runtime's message, unmistakable on its own: "error[E0515]: cannot return …", "error TS18048: …",
+#: "warning: this `if` has identical blocks", "Error [ERR_REQUIRE_ESM]: require() …", "fatal: [web-02]: FAILED!".
+_DIAGNOSTIC = re.compile(r"^\s*[│|]?\s*(?:(?:error|warning)(?:\[[A-Z]?\d{2,5}\]|\s+[A-Z]{2,4}\d{3,5})?:\s+\S|"
+                         r"(?:Error|Warning)\s+\[[A-Z][A-Z_]{2,}\]:\s|fatal:\s+\[)")
 _OPEN_JSON = re.compile(r"^\s*[\[{]\s*$")
 _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
 
@@ -33,7 +37,8 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
         _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts) | _letter(texts) | \
-        _shell(texts, has_cues) | _ingredients(texts) | _grid(texts) | _references(texts)
+        _shell(texts, has_cues) | _ingredients(texts) | _grid(texts) | _references(texts) | \
+        {i for i, t in enumerate(texts) if _DIAGNOSTIC.match(t)}
 
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
