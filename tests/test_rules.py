@@ -2847,6 +2847,12 @@ def test_a_compilers_message_pasted_alone_is_the_input() -> None:
     assert got["warning: this `if` has identical blocks"] == "D", got
 
 
+def test_a_question_typed_whats_without_an_apostrophe_is_the_request() -> None:
+    got = dict(codes("whats 350F in celsius, my oven is in C"))
+    assert got == {"whats 350F in celsius, my oven is in C": "D"}, got
+    assert dict(codes("whats on my calendar tomorrow")) == {"whats on my calendar tomorrow": "D"}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

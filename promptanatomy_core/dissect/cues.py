@@ -666,7 +666,8 @@ def without_chat_markers(text: str) -> str:
 #: A chat question typed without its mark: "why am i getting this error", "how do i undo my last commit".
 _BARE_QUESTION = _rx(r"(?:^|[?!]\s+)\W*(?:why (?:am|is|are|does|do|did|can't|won't|isn't|doesn't) |"
                      r"how (?:do|can|should) (?:i|we) |what (?:am|are|do|should|can) (?:i|we) |"
-                     r"what(?:'s| is) (?:the|a|wrong)\b|(?:is|are|was|does|did|should|would) (?:this|these|that|"
+                     r"what(?:'s|’s|s| is) (?:the|a|an|wrong|on|my|\d)|"
+                     r"(?:is|are|was|does|did|should|would) (?:this|these|that|"
                      r"it|my|there)\b)[^.!?:]*$")
 #: A request after the background it gives: "me and 3 friends rented a cabin, help me figure out who owes who".
 _HELP_ME = _rx(r",\s*(?:pls\s+|please\s+|can you\s+)?help me\s+(?:to\s+)?[a-z]+")
