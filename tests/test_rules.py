@@ -2853,6 +2853,12 @@ def test_a_question_typed_whats_without_an_apostrophe_is_the_request() -> None:
     assert dict(codes("whats on my calendar tomorrow")) == {"whats on my calendar tomorrow": "D"}
 
 
+def test_a_details_label_over_the_slots_a_text_is_written_from_is_the_input() -> None:
+    got = dict(codes("Write the text message we send when our fraud system blocks a card payment.\nDetails:\n"
+                     "Merchant: {merchant}\nAmount: {amount}\nTime: {timestamp}"))
+    assert got["Details:"] == got["Merchant: {merchant}"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

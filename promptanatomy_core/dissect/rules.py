@@ -748,7 +748,7 @@ def _label_pointed_items(lines: list[list[Sent]], labels: dict[int, set[Componen
 
 
 #: A label over what is consulted: "Marking guidance:", "Customer's mortgage details (from the account system):".
-_CONSULTED_LABEL = re.compile(r"\b(?:guidance|details|prospect|how to)\b|(?:daten|datos|données|dati)\b|\(from\b", re.I)
+_CONSULTED_LABEL = re.compile(r"\b(?:guidance|prospect|how to)\b|(?:daten|datos|données|dati)\b|\(from\b", re.I)
 
 
 def _label_material_labels(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
