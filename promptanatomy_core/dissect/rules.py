@@ -753,12 +753,15 @@ _CONSULTED_LABEL = re.compile(r"\b(?:guidance|prospect|how to)\b|(?:daten|datos|
 
 def _label_material_labels(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """A bare label left as background right above material taken as the task's input ("Body:" above a pasted
-    email's text, "Customer redline:" above a delimited clause) labels that input."""
+    email's text, "Customer redline:" above a delimited clause) labels that input; a persona's "Shop details:" stay
+    consulted."""
+    persona = any(R in found for found in labels.values())
     for line, below in zip(lines, lines[1:]):
         text = line[0].text
         if len(line) == 1 and LABEL_ONLY.match(text) and labels[line[0].index] == {A} and not line[0].reference \
                 and labels[below[0].index] == {D} and not LABEL_ONLY.match(below[0].text) and \
-                not (names_consulted(text) or _PERSON_TAG.search(text) or _CONSULTED_LABEL.search(text)):
+                not (names_consulted(text) or _PERSON_TAG.search(text) or _CONSULTED_LABEL.search(text) or
+                     persona and re.search(r"\bdetails\b", text, re.I)):
             labels[line[0].index] = {D}
 
 
