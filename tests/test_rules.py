@@ -2859,6 +2859,14 @@ def test_a_details_label_over_the_slots_a_text_is_written_from_is_the_input() ->
     assert got["Details:"] == got["Merchant: {merchant}"] == "D", got
 
 
+def test_new_content_that_closes_the_answer_is_task_and_form_a_closing_line_only_form() -> None:
+    both = {Component.DIRECTIVE, Component.OUTPUT_FORMATTING}
+    assert cues_of("End with a short P.S. about the AE role so people can forward it.") == both
+    assert cues_of("End with a one-line teaser for next week.") == both
+    assert cues_of("Finish with a single number on its own line, rounded to the nearest thousand.") == \
+        {Component.OUTPUT_FORMATTING}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

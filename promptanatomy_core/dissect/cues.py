@@ -803,7 +803,9 @@ _INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:the user|users|i|someone|
 _SETTING_FACT = _rx(r"^\W*(?:the|our)\s+(?:team|repository|repo|project|codebase|company|service)\s+(?:follows|uses|"
                     r"prefers|requires|is|has)\b")
 #: New content asked for to close the answer, which also places it: "Finish with one recommendation for …".
-CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:(?:(?:finish|end|close|conclude)\s+with|after\s+the\s+\w+,\s*add)\s+"
+CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:finish|end|close|conclude)\s+with\s+an?\s+"  # "End with a short P.S. about …",
+                    r"(?!(?:[\w-]+\s+){0,2}?(?:line|question|number|sign-?off|signature|verdict)\b)|"  # not a last line
+                    r"^\W*(?:then\s+)?(?:(?:(?:finish|end|close|conclude)\s+with|after\s+the\s+\w+,\s*add)\s+"
                     r"(?:an?\s+|the\s+)?(?:[\w–-]+\s+){0,3}?(?:summary|recommendation|rating|call to action|targets|"
                     r"tips|briefing|note|estimate|list of|corrected|revised|fixed)\b|"
                     # placed after the answer's main part: "After the code, explain your changes …", "Under the
