@@ -2867,6 +2867,14 @@ def test_new_content_that_closes_the_answer_is_task_and_form_a_closing_line_only
         {Component.OUTPUT_FORMATTING}
 
 
+def test_closing_content_in_other_languages_is_task_and_form() -> None:
+    both = {Component.DIRECTIVE, Component.OUTPUT_FORMATTING}
+    for text in ("Termine par une petite morale en une phrase.", "Schließe mit einer kurzen Übungsaufgabe ab.",
+                 "Al final, dame una puntuación del 1 al 10 y tres consejos concretos."):
+        assert cues_of(text) == both, text
+    assert cues_of("Termine par la signature « Service comptabilité ».") == {Component.OUTPUT_FORMATTING}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -742,7 +742,7 @@ def cues_of(text: str) -> set[Component]:
         found.add(O)
     if INFO.search(head) or foreign and languages.CONDITION.match(head):
         found.add(A)
-    if re.match(CLOSING_CONTENT, head, re.I):
+    if re.match(CLOSING_CONTENT, head, re.I) or foreign and languages.CLOSING_CONTENT.match(head):
         found |= {D, O}
     if O in found and _FORM_AS_TOPIC.search(head):
         found = (found - {O, D}) | {A}  # "Style and length do not affect the score": a rule of judging, not the form
@@ -782,7 +782,7 @@ def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
         if _SETTING_FACT.match(text):
             return {A}  # "The team follows PEP 8 …": a fact about the setting, however much it speaks of style
         return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text) or
-                                        AND_TELLS.search(text)) and \
+                                        AND_TELLS.search(text) or languages.CLOSING_CONTENT.match(text)) and \
             not _REASON_THEN_ANSWER.search(text) else {O}
     if D in cues and A in cues:
         if _REQUEST_FIRST.search(text):

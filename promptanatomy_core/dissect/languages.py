@@ -232,6 +232,15 @@ OUTPUT = Folded(
     r"списк\w*|\bна (?:русском|английском)\b|\bкратк\w*|\bстил\w*|\bтон\w*",
 )
 
+#: New content asked for to close the answer: "Termine par une petite morale en une phrase.", "Al final añade una
+#: lista de tareas", "Schließe mit einer kurzen Übungsaufgabe ab." (a closing line or signature is form alone).
+CLOSING_CONTENT = re.compile(r"^\W*(?:termine[sz]?\s+par\s+une?\b(?!\s+(?:ligne|signature|mention|mot)\b)|"
+                             r"termina\s+con\s+una?\b(?!\s+(?:línea|linea|firma)\b)|"
+                             r"schlie(?:ß|ss)e?\s+mit\s+einer?\b|"
+                             r"(?:alla fine|al final|no final|à la fin|am ende),?\s+(?:aggiungi|elenca|dammi|scrivi|"
+                             r"añade|agrega|dame|escribe|incluye|sugiere|sugere|sugira|adiciona|escreve|inclui|ajoute|"
+                             r"liste|donne|propose|füge|nenne|noch)\b)", re.I)
+
 #: A condition opening a sentence: what it asks is a rule for that case ("Wenn ein Kunde …, frage nach …").
 CONDITION = re.compile(r"^[\s>*\-•\d.)]*(?:wenn|falls|sofern|si|s'il|cuando|quando|caso|indien|jeśli|jeżeli|"
                        r"gdy|если|когда|eğer|nếu|khi|jika|kalau|apabila|bila)\b", re.I)
