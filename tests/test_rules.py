@@ -2875,6 +2875,10 @@ def test_closing_content_in_other_languages_is_task_and_form() -> None:
     assert cues_of("Termine par la signature « Service comptabilité ».") == {Component.OUTPUT_FORMATTING}
 
 
+def test_anonymise_is_a_task_verb() -> None:
+    assert cues_of("Anonymise the peer feedback below before it goes to the employee.") == {Component.DIRECTIVE}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -37,7 +37,7 @@ _TASK_VERBS = (
     r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
     r"trace|indicate|turn|reply|respond|quiz|qualify|collect|gather|schedule|book|audit|reconcile|transcribe|"
-    r"troubleshoot|interpret|forecast|organi[sz]e|fill in|fill out"
+    r"troubleshoot|interpret|forecast|organi[sz]e|fill in|fill out|anonymi[sz]e|pseudonymi[sz]e|de-?identify"
 )
 #: "As a senior editor," / "As the admissions assistant for Carrow's office," / "As PeopleDesk, the HR assistant,".
 _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
@@ -187,6 +187,7 @@ DIRECTIVE = Folded(
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
 chat converse mix thank acknowledge apologise apologize say congratulate reassure backfill add combine settle draw praise
+anonymise anonymize pseudonymise pseudonymize
 brainstorm invent compose craft tally pitch condense
 accept account act adapt address advise aggregate align allocate alert analyse analyze annotate announce answer apply
 approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break
@@ -241,7 +242,8 @@ def is_imperative(text: str) -> bool:
         "reassure", "acknowledge", "emphasise", "emphasize", "justify", "categorise", "categorize", "analyse",
         "analyze", "paraphrase", "rephrase", "simplify", "proofread", "condense", "shorten", "clarify", "interpret",
         "diagnose", "deduplicate", "tabulate", "enumerate", "troubleshoot", "investigate", "examine", "determine",
-        "distinguish", "infer", "predict", "invent", "optimise", "optimize", "validate", "transcribe", "praise"}
+        "distinguish", "infer", "predict", "invent", "optimise", "optimize", "validate", "transcribe", "praise",
+        "anonymise", "anonymize"}
 
 
 #: An input label: "Review: …", "Text: {input}", "Article:", "Resident's complaint:", "Now complete the question: …";
