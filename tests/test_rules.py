@@ -2879,6 +2879,13 @@ def test_anonymise_is_a_task_verb() -> None:
     assert cues_of("Anonymise the peer feedback below before it goes to the employee.") == {Component.DIRECTIVE}
 
 
+def test_titles_without_a_colon_over_lists_the_task_names_below_are_its_input() -> None:
+    got = dict(codes("You're the chief of staff at a logistics startup.\nDraft the May update from the numbers "
+                     "and notes below.\nNumbers\n- MRR: $412k (April: $388k)\n- Burn: $1.1M/month\n"
+                     "Notes from Ava (CEO)\n- Signed Kinetic Foods, 3-year deal\nKeep it under 350 words."))
+    assert [got[t] for t in ("Numbers", "- Burn: $1.1M/month", "Notes from Ava (CEO)")] == ["D", "D", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -657,12 +657,13 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
     statement and the adjuster's notes and list …"), up to the next blank line or the end of its list."""
     task = " ".join(m.text for line in lines for m in line if D in labels[m.index] and key_value(m.text) is None)
     owned = re.sub(r"(?<=\w)['’]s\b", "", task)  # "the adjuster's notes" names "Adjuster notes:"
+    below = bool(re.search(r"\b(?:below|following)\b", task, re.I))  # titles without a colon count only then
     named = block = False
     listed = False  # the block under a bare label is a list: a line that is no item ends it
     heads: dict[str, bool] = {}  # whether the task names a label's noun, a key, asked once each
     keys: dict[str, bool] = {}
     label_above = False  # the line above is a bare label: a blank line between it and its block does not end it
-    for line in lines:
+    for li, line in enumerate(lines):
         kv = key_value(line[0].text)
         item = bool(_LIST_ITEM_OR_QUOTE.match(line[0].text))
         if blank_before[line[0].index] and not label_above or block and listed and not item:
@@ -670,7 +671,10 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
         label_above = False
         listed = item
         label = line[-1]  # alone on its line, or closing the task's paragraph ("Turn my notes into … Notes:")
-        if bare_label(label.text) and labels[label.index] <= {A} and (len(line) == 1 or D in labels[line[0].index]):
+        titled = below and not block and len(line) == 1 and bool(_TITLE_OVER_LIST.fullmatch(label.text)) and \
+            li + 1 < len(lines) and bool(_LIST_ITEM_OR_QUOTE.match(lines[li + 1][0].text))  # "Notes from Ava (CEO)"
+        if (bare_label(label.text) or titled) and labels[label.index] <= {A} and \
+                (len(line) == 1 or D in labels[line[0].index]):
             head = head_noun(label.text)
             if head not in heads:
                 heads[head] = bool(re.search(_ACTED_ON + re.escape(head) + r"s?\b", owned, re.I)) or \
@@ -693,6 +697,8 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
                     labels[m.index] = {D}
 
 
+#: A title over a list, without a colon: "Numbers", "Notes from Ava (CEO)".
+_TITLE_OVER_LIST = re.compile(r"\s*[A-Z][\w'&/-]*(?: [\w'&/-]+){0,4}(?: \([^()\n]{1,30}\))?\s*")
 #: Not the words of consulting ("against the rubric", "using the notes") or of an addressee ("to the prospect").
 _NOT_CONSULTING = r"(?<!against )(?<!using )(?<!use )(?<!per )(?<!of )(?<!to )"
 #: A task working through its material item by item, whatever it is called: "Write an annotation for each of the
