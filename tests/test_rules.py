@@ -2886,6 +2886,15 @@ def test_titles_without_a_colon_over_lists_the_task_names_below_are_its_input() 
     assert [got[t] for t in ("Numbers", "- Burn: $1.1M/month", "Notes from Ava (CEO)")] == ["D", "D", "D"], got
 
 
+def test_config_lines_decorators_and_a_delimited_block_pointed_at_are_the_input() -> None:
+    got = dict(codes("Our nightly Spark job dies with executor OOMs.\nCurrent settings:\nspark.executor.memory=24g\n"
+                     "spark.executor.cores=5\n\nSuggest config changes."))
+    assert got["spark.executor.cores=5"] == got["Current settings:"] == "D", got
+    got = dict(codes("Turn this wiki runbook into a checklist for the pager app.\n---\n1. Check the pods.\n"
+                     "If fewer than 3 are Ready, go to step 4.\n2. Page the API team.\n---\nMax 8 lines."))
+    assert got["If fewer than 3 are Ready, go to step 4."] == got["---"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

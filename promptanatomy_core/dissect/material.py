@@ -41,15 +41,20 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
         {i for i, t in enumerate(texts) if _DIAGNOSTIC.match(t)}
 
 
+#: A request that points at the text right below it, whatever that text says: "Turn this wiki runbook into …".
+_POINTS_AT = re.compile(r"\b(?:this|these|the following|below)\b", re.I)
+
+
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Blocks between two delimiter lines whose lines are mostly without cues (a horizontal rule around a section of
-    instructions is not material)."""
+    instructions is not material) or that the line above points at."""
     out: set[int] = set()
     marks = [i for i, t in enumerate(texts) if DELIMITER.match(t) or _NAMED_DELIMITER.match(t)]
     for a, b in zip(marks[::2], marks[1::2]):
         inner = range(a + 1, b)
         named = bool(_NAMED_DELIMITER.match(texts[a]))  # "--- DRAFT ---" says what it holds: dialogue may ask
-        if inner and sum(has_cues[i] for i in inner) * (2 if named else 3) <= len(inner):
+        pointed = a > 0 and bool(_POINTS_AT.search(texts[a - 1]))  # "Turn this wiki runbook into a checklist …"
+        if inner and (pointed or sum(has_cues[i] for i in inner) * (2 if named else 3) <= len(inner)):
             out.update(range(a, b + 1))
     return out
 
@@ -196,7 +201,8 @@ _CODE = re.compile(r"^\s*(?:def |class |async def |import \w|from [\w.]+ import 
                    r"public |private |#include|return\b[^.]*$|(?:if|for|while|elif|with)\b.*:$|else:|try:|"
                    r"except\b.*:$|(?:FROM|RUN|CMD|COPY|ADD|WORKDIR|ENV|EXPOSE|ENTRYPOINT|ARG|HEALTHCHECK)\s+\S|"
                    r"(?:Private |Public )?(?:Sub|Function) \w+\(|Dim \w+ As |End (?:Sub|Function|If|With)\b|"  # VBA
-                   r"For \w+ = .+ To |Next \w*\s*$|[A-Z][A-Z0-9]*_[A-Z0-9_]+=\S)")  # and a .env's "MAIL_HOST=smtp…"
+                   r"For \w+ = .+ To |Next \w*\s*$|[A-Z][A-Z0-9]*_[A-Z0-9_]+=\S|"  # and a .env's "MAIL_HOST=smtp…"
+                   r"@[\w.]+\(|[a-z][\w-]*(?:\.[\w-]+)+\s*=\s*\S+\s*$)")  # a decorator, "spark.executor.cores=5"
 #: A line of code only among others: a statement's end, a closing brace, an indented line, a file's name above it.
 _CODE_WEAK = re.compile(r"[;{]\s*$|^\s*}\s*$|^(?: {4}|\t)\s*\S|"
                         r"^\s*[\w.-]*\.(?:env|ya?ml|json|toml|ini|cfg|conf|py|js|ts|sh|bas)\s*:?\s*$")
