@@ -93,6 +93,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "vlei (dev after a first blind run)": HERE / "data/vlei_prompts.jsonl",
              "rincon (dev after a first blind run)": HERE / "data/rincon_prompts.jsonl",
              "bourn (dev after a first blind run)": HERE / "data/bourn_prompts.jsonl",
+             "ria (dev after a first blind run)": HERE / "data/ria_prompts.jsonl",
+             "cay (dev after a first blind run)": HERE / "data/cay_prompts.jsonl",
+             "coulee (dev after a first blind run)": HERE / "data/coulee_prompts.jsonl",
+             "arroyo (dev after a first blind run)": HERE / "data/arroyo_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -171,7 +175,15 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "bolson (never looked at)": HERE / "data/bolson_prompts.jsonl",
              "cuesta (never looked at)": HERE / "data/cuesta_prompts.jsonl",
              "hogback (never looked at)": HERE / "data/hogback_prompts.jsonl",
-             "lunette (never looked at)": HERE / "data/lunette_prompts.jsonl"}
+             "lunette (never looked at)": HERE / "data/lunette_prompts.jsonl",
+             "yardang (never looked at)": HERE / "data/yardang_prompts.jsonl",
+             "nunatak (never looked at)": HERE / "data/nunatak_prompts.jsonl",
+             "barchan (never looked at)": HERE / "data/barchan_prompts.jsonl",
+             "doline (never looked at)": HERE / "data/doline_prompts.jsonl",
+             "machair (never looked at)": HERE / "data/machair_prompts.jsonl",
+             "kopje (never looked at)": HERE / "data/kopje_prompts.jsonl",
+             "sandur (never looked at)": HERE / "data/sandur_prompts.jsonl",
+             "tafoni (never looked at)": HERE / "data/tafoni_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

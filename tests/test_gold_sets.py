@@ -89,7 +89,13 @@ SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5),
         "polje_prompts.jsonl": (55, 15, 30), "tepui_prompts.jsonl": (55, 15, 30),
         "sabkha_prompts.jsonl": (55, 15, 30), "swash_prompts.jsonl": (55, 15, 30),
         "bolson_prompts.jsonl": (55, 15, 30), "cuesta_prompts.jsonl": (55, 15, 30),
-        "hogback_prompts.jsonl": (55, 15, 30), "lunette_prompts.jsonl": (55, 15, 30)}
+        "hogback_prompts.jsonl": (55, 15, 30), "lunette_prompts.jsonl": (55, 15, 30),
+        "ria_prompts.jsonl": (55, 15, 30), "cay_prompts.jsonl": (55, 15, 30), "coulee_prompts.jsonl": (55, 15, 30),
+        "arroyo_prompts.jsonl": (55, 15, 30), "yardang_prompts.jsonl": (55, 15, 30),
+        "nunatak_prompts.jsonl": (55, 15, 30), "barchan_prompts.jsonl": (55, 15, 30),
+        "doline_prompts.jsonl": (55, 15, 30), "machair_prompts.jsonl": (55, 15, 30),
+        "kopje_prompts.jsonl": (55, 15, 30), "sandur_prompts.jsonl": (55, 15, 30),
+        "tafoni_prompts.jsonl": (55, 15, 30)}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]

@@ -2934,7 +2934,9 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "firth": 0.80, "kyle": 0.79, "voe": 0.82, "lough": 0.84, "holt": 0.83, "shaw": 0.78, "carse": 0.84,
                "haugh": 0.80, "kloof": 0.80, "vlei": 0.73, "rincon": 0.82, "bourn": 0.70, "gulch": 0.76,
                "playa": 0.79, "swale": 0.77, "pingo": 0.77, "polje": 0.76, "tepui": 0.78, "sabkha": 0.72,
-               "swash": 0.75, "bolson": 0.83, "cuesta": 0.84, "hogback": 0.73, "lunette": 0.73}
+               "swash": 0.75, "bolson": 0.83, "cuesta": 0.84, "hogback": 0.73, "lunette": 0.73,
+               "ria": 0.83, "cay": 0.78, "coulee": 0.83, "arroyo": 0.77, "yardang": 0.79, "nunatak": 0.82,
+               "barchan": 0.77, "doline": 0.79, "machair": 0.75, "kopje": 0.76, "sandur": 0.77, "tafoni": 0.83}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
