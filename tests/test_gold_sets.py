@@ -19,6 +19,12 @@ from promptanatomy_core.types import COMPONENTS, Component
 
 DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
 #: file -> (minimum entries, minimum multi-label sentences, minimum prompts without a Role)
+#: Later sets, written to the standard size: 60 prompts, at least 15 sentences with two labels, 30 without a Role.
+STANDARD_SETS = (
+    "firth kyle voe lough holt shaw carse haugh kloof vlei rincon bourn gulch playa swale pingo polje tepui "
+    "sabkha swash bolson cuesta hogback lunette ria cay coulee arroyo yardang nunatak barchan doline machair "
+    "kopje sandur tafoni"
+).split()
 SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),
         "extra_prompts.jsonl": (60, 15, 15), "more_prompts.jsonl": (60, 15, 15),
@@ -79,23 +85,7 @@ SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5),
         "combe_prompts.jsonl": (55, 15, 30), "arete_prompts.jsonl": (55, 15, 30),
         "tombolo_prompts.jsonl": (55, 15, 30), "bight_prompts.jsonl": (55, 15, 30),
         "corrie_prompts.jsonl": (55, 15, 30),
-        "firth_prompts.jsonl": (55, 15, 30), "kyle_prompts.jsonl": (55, 15, 30), "voe_prompts.jsonl": (55, 15, 30),
-        "lough_prompts.jsonl": (55, 15, 30), "holt_prompts.jsonl": (55, 15, 30), "shaw_prompts.jsonl": (55, 15, 30),
-        "carse_prompts.jsonl": (55, 15, 30), "haugh_prompts.jsonl": (55, 15, 30),
-        "kloof_prompts.jsonl": (55, 15, 30), "vlei_prompts.jsonl": (55, 15, 30),
-        "rincon_prompts.jsonl": (55, 15, 30), "bourn_prompts.jsonl": (55, 15, 30),
-        "gulch_prompts.jsonl": (55, 15, 30), "playa_prompts.jsonl": (55, 15, 30),
-        "swale_prompts.jsonl": (55, 15, 30), "pingo_prompts.jsonl": (55, 15, 30),
-        "polje_prompts.jsonl": (55, 15, 30), "tepui_prompts.jsonl": (55, 15, 30),
-        "sabkha_prompts.jsonl": (55, 15, 30), "swash_prompts.jsonl": (55, 15, 30),
-        "bolson_prompts.jsonl": (55, 15, 30), "cuesta_prompts.jsonl": (55, 15, 30),
-        "hogback_prompts.jsonl": (55, 15, 30), "lunette_prompts.jsonl": (55, 15, 30),
-        "ria_prompts.jsonl": (55, 15, 30), "cay_prompts.jsonl": (55, 15, 30), "coulee_prompts.jsonl": (55, 15, 30),
-        "arroyo_prompts.jsonl": (55, 15, 30), "yardang_prompts.jsonl": (55, 15, 30),
-        "nunatak_prompts.jsonl": (55, 15, 30), "barchan_prompts.jsonl": (55, 15, 30),
-        "doline_prompts.jsonl": (55, 15, 30), "machair_prompts.jsonl": (55, 15, 30),
-        "kopje_prompts.jsonl": (55, 15, 30), "sandur_prompts.jsonl": (55, 15, 30),
-        "tafoni_prompts.jsonl": (55, 15, 30)}
+        **{f"{name}_prompts.jsonl": (55, 15, 30) for name in STANDARD_SETS}}
 RECORDS = [(name, json.loads(line)) for name in SETS
            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 IDS = [f"{name.split('_')[0]}:{rec.get('id')}" for name, rec in RECORDS]
