@@ -2895,6 +2895,12 @@ def test_config_lines_decorators_and_a_delimited_block_pointed_at_are_the_input(
     assert got["If fewer than 3 are Ready, go to step 4."] == got["---"] == "D", got
 
 
+def test_keeping_the_answer_to_a_counted_size_is_its_form() -> None:
+    for text in ("Keep it factual and under a page.", "Keep each list to three items max."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+    assert cues_of("Keep every item's core facts.") == {Component.ADDITIONAL_INFORMATION}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -292,7 +292,11 @@ _FORM_AS_TOPIC = _rx(r"\b(?:style|formatting|format|length|tone|politeness|white
                      r"\b(?:ignore|comment on|flag|nitpick)\s+(?:\w+\s+){0,2}?(?:formatting|style|whitespace)\b")
 
 
+#: A size counted in the answer's units: "under a page", "to three items max", "a maximum of 6 phrases".
+_SIZE = (r".*\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|single)(?:\s+[\w-]+)?\s+"
+         r"(?:pages?|lines?|items?|bullets?|paragraphs?|characters?|phrases?|points?)\b|.*\bmax(?:imum)?\b")
 OUTPUT = Folded(
+    r"^\W*keep\b(?=" + _SIZE + r")|"  # "Keep it factual and under a page."
     r"^\W*return\s+(?:the|your)\s+(?:whole|full|same|complete|entire|edited|adapted|redacted|corrected|updated|"
     r"rewritten|translated|cleaned)\b|^\W*return\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+only\b|"  # "Return the whole module."
     r"^\W*put\s+(?:the|your|each|all|every|them|it)\b(?![^.]*\binto\s+(?:one of|these|the following)\b)|"  # where a
@@ -490,7 +494,8 @@ INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|co
            r"make sure (?:your|that your|you|it)\b|focus on \w+ing\b|be sure\b|note\b|remember\b|keep in mind\b|"
            r"consider\b|always\b|never\b|"
            r"avoid\b|do not\b|don't\b|ignore\b|"
-           r"keep\b(?!\s+(?:track|a running|score)\b)(?!.*\b(?:words?|sentences?|short|brief|concise)\b)|if\b|when\b|"
+           r"keep\b(?!\s+(?:track|a running|score)\b)(?!.*\b(?:words?|sentences?|short|brief|concise)\b)"
+           r"(?!" + _SIZE + r")|if\b|when\b|"
            r"leave\b(?!.*\b(?:empty|blank|null)\b)|"  # "Leave out small talk", "Leave the original file untouched"
            r"unless\b|only (?:count|use|consider|include)\b|use only\b(?!.*\b(?:below|following)\b)|prefer\b|"
            r"treat\b|judge\b(?!\s+(?:whether|which|if|how)\b)|(?:verify|check)\b.{0,80}\bbefore\b|"
