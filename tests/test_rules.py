@@ -2901,6 +2901,15 @@ def test_keeping_the_answer_to_a_counted_size_is_its_form() -> None:
     assert cues_of("Keep every item's core facts.") == {Component.ADDITIONAL_INFORMATION}
 
 
+def test_for_context_after_a_pasted_block_is_the_user_speaking_again() -> None:
+    got = dict(codes("Can you help me rephrase this feedback before I send it to a vendor's account team?\n"
+                     "I want it to stay honest but not burn the relationship.\n\n\"Your onboarding was a mess. "
+                     "Nobody read the requirements doc we sent. Frankly we're considering other options.\"\n\n"
+                     "For context, we do still want to renew if they fix the import issue."))
+    assert got["For context, we do still want to renew if they fix the import issue."] == "A", got
+    assert got["Nobody read the requirements doc we sent."] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

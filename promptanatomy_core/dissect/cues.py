@@ -725,6 +725,8 @@ def cues_of(text: str) -> set[Component]:
     if kv and kv[1] and len(kv[0].split()) <= 3 and REFERENCE.search(kv[0]) and not OUTPUT.search(kv[0]) and \
             not QUESTION.search(head) and "```" not in head:
         return {A}  # "Return policy: items can be returned within 30 days": a record consulted, no instruction
+    if FOR_CONTEXT.match(head):
+        return {A}  # "For context, we do still want to renew if they fix the import issue."
     persona = _AS_PERSONA_FIRST.match(head)
     if persona and is_imperative(head[persona.end():]):
         return {R, D}  # "As a UX researcher, group these interview snippets into themes."
@@ -766,6 +768,8 @@ def cues_of(text: str) -> set[Component]:
     return _resolve(found, head, foreign)
 
 
+#: A sentence the user marks as background: "For context, …", "fyi the courier lost it …", "Some context: …".
+FOR_CONTEXT = _rx(r"^\W*(?:for (?:some )?context|some context|fyi|for your information)\b")
 #: A sentence that is the request though it also speaks of background: "My first request is …", "I'll paste …",
 #: "We need slogans …", "You'll first read …", "I'd like some help …".
 _REQUEST_FIRST = _rx(r"^\W*(?:" + MY_FIRST + r"|" + _I_WILL_GIVE + r"|" + _NEED_IDEAS + r")|" + _AND_NEED + "|" +

@@ -29,9 +29,10 @@ from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
 from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL,
-                   FORM_SLOT, HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG, PLACEHOLDER,
-                   QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of, heading_component,
-                   heading_topic, is_imperative, key_value, opens_material, title_component, without_chat_markers)
+                   FOR_CONTEXT, FORM_SLOT, HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG,
+                   PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of,
+                   heading_component, heading_topic, is_imperative, key_value, opens_material, title_component,
+                   without_chat_markers)
 from .demonstrations import repeated_label_demos
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
@@ -351,6 +352,9 @@ class RulesDissector(Dissector):
         _label_dspy_sections(lines, labels)
         _label_untitled_headings(lines, labels)
         _label_material_labels(lines, labels)
+        for line in lines:  # "For context, …" after a pasted block: the user speaking again, not the block
+            if FOR_CONTEXT.match(line[0].text) and labels[line[0].index] == {D}:
+                labels.update((m.index, {A}) for m in line if labels[m.index] == {D} and not m.cues - {A})
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
