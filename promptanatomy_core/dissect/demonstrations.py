@@ -24,14 +24,13 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
     """(demonstration lines, query lines): the lines from a label's first use up to its last, when it is used at
     least three times and its last use opens the open query (a slot below it or an empty label closing the
     prompt)."""
-    found: dict[str, list[int]] = defaultdict(list)
-    value: dict[int, str] = {}
-    key_of: dict[int, str] = {}
-    for li, line in enumerate(lines):
-        m = _LABEL.match(line[0].text) if len(line) == 1 else None
-        if m:
-            key_of[li], value[li] = m.group(1).strip().lower(), m.group(2).strip()
-            found[key_of[li]].append(li)
+    labelled = {li: m for li, line in enumerate(lines) for m in [_LABEL.match(line[0].text)] if m}
+    key_of = {li: m[1].strip().lower() for li, m in labelled.items() if len(lines[li]) == 1}  # alone on its line
+    found: dict[str, list[int]] = defaultdict(list)  # a label's name: the lines that use it
+    for li, key in key_of.items():
+        found[key].append(li)
+    if found.keys() & _REACT:
+        return set(), set()
     for uses in found.values():
         if len(uses) < 3:
             continue
@@ -40,16 +39,16 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
         while end < len(lines) and not blank_before[lines[end][0].index] and end - last <= 3:
             end += 1
         query = range(last, end)
-        if any(value.get(li) and len(found[key_of[li]]) >= 3 for li in query[1:]):
+        if any(li in key_of and labelled[li][2].strip() and len(found[key_of[li]]) >= 3 for li in query[1:]):
             continue  # "Q: Can individuals apply?" + "A: No.": the last use is answered, no open query
-        closing = _LABEL.match(lines[-1][0].text) if end == len(lines) else None  # "Message:" ends the prompt
+        closing = labelled.get(len(lines) - 1) if end == len(lines) else None  # "Message:" ends the prompt
         open_query = any(PLACEHOLDER.search(m.text) for li in query for m in lines[li]) or bool(closing and
                                                                                               not closing[2])
         gaps = [b - a for a, b in zip(uses, uses[1:])]
         inside = [li for li in range(uses[0], last) if li not in uses]
         said = sum(any(m.cues for m in lines[li]) for li in inside)  # instructions among them: a format, not demos
         slots = any(PLACEHOLDER.search(m.text) for li in range(uses[0], last) for m in lines[li])
-        if open_query and min(gaps) >= 2 and said * 4 <= len(inside) and not slots and not found.keys() & _REACT:
+        if open_query and min(gaps) >= 2 and said * 4 <= len(inside) and not slots:
             stop = last
             while stop > uses[-2] + 1 and any(m.cues or _TURN_TO_QUERY.match(m.text) for m in lines[stop - 1]):
                 stop -= 1  # "Now do the same for:" between the demonstrations and the query

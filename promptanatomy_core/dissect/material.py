@@ -37,8 +37,12 @@ def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     carry a cue) that are pasted material."""
     return _delimited(texts, has_cues) | _transcript(texts) | _json_literal(texts) | _records(texts) | \
         _quotation(texts) | _code(texts) | _quoted_reply(texts) | _diff(texts) | _letter(texts) | \
-        _shell(texts, has_cues) | _ingredients(texts) | _grid(texts) | _references(texts) | \
-        {i for i, t in enumerate(texts) if _DIAGNOSTIC.match(t)}
+        _shell(texts, has_cues) | _ingredients(texts) | _grid(texts) | _references(texts) | _diagnostics(texts)
+
+
+def _diagnostics(texts: Sequence[str]) -> set[int]:
+    """Each compiler or runtime message, even alone on its line."""
+    return {i for i, t in enumerate(texts) if _DIAGNOSTIC.match(t)}
 
 
 #: A request that points at the text right below it, whatever that text says: "Turn this wiki runbook into …".

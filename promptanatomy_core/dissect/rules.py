@@ -352,9 +352,7 @@ class RulesDissector(Dissector):
         _label_dspy_sections(lines, labels)
         _label_untitled_headings(lines, labels)
         _label_material_labels(lines, labels)
-        for line in lines:  # "For context, …" after a pasted block: the user speaking again, not the block
-            if FOR_CONTEXT.match(line[0].text) and labels[line[0].index] == {D}:
-                labels.update((m.index, {A}) for m in line if labels[m.index] == {D} and not m.cues - {A})
+        _label_asides(lines, labels)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
@@ -773,6 +771,14 @@ def _label_material_labels(lines: list[list[Sent]], labels: dict[int, set[Compon
                 not (names_consulted(text) or _PERSON_TAG.search(text) or _CONSULTED_LABEL.search(text) or
                      persona and re.search(r"\bdetails\b", text, re.I)):
             labels[line[0].index] = {D}
+
+
+def _label_asides(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
+    """A line the user opens with "For context, …" or "fyi" right after a pasted block is the user speaking again,
+    background, not more of the block."""
+    for line in lines:
+        if FOR_CONTEXT.match(line[0].text) and labels[line[0].index] == {D}:
+            labels.update((m.index, {A}) for m in line if labels[m.index] == {D} and not m.cues - {A})
 
 
 #: A markdown heading and its level (the number of "#").
