@@ -10,7 +10,7 @@ from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
 from promptanatomy_core.dissect.cues import INPUT_LABEL, OUTPUT, cues_of, heading_topic, is_imperative, opens_material
-from promptanatomy_core.dissect.patterns import alternatives, by_anchor
+from promptanatomy_core.dissect.patterns import alternatives, by_anchor, by_first_char, rearranged
 from promptanatomy_core.dissect.material import material_lines, runs
 from promptanatomy_core.text import PromptError
 from promptanatomy_core.types import Component
@@ -1453,6 +1453,17 @@ def test_alternatives_after_a_non_word_character_drop_the_boundary_it_implies() 
     plain = re.compile(OUTPUT.pattern)  # the form cues as written, without the rearrangement
     assert [bool(plain.search(t)) for t in sentences] == [bool(OUTPUT.search(t)) for t in sentences]
     assert sum(bool(OUTPUT.search(t)) for t in sentences) > 250
+
+
+def test_alternatives_gathered_by_first_letter_match_the_same() -> None:
+    assert by_first_char(r"abc|(?:ax|by)\s+z|\d+ words|a?q|(c)d|(?:x|\w)y") == \
+        r"a(?:bc|x\s+z)|b(?:y\s+z)|\d+ words|a?q|(c)d|(?:x|\w)y"  # captures, optional letters and classes stay
+    pattern = r"\b(?:reply|answer|respond)\s+(?:only\s+)?with\b|(?:^|\W)(?:(?:one|two)\s+words?\b|output\b)|^\W*be\b"
+    assert re.compile(rearranged(pattern))  # still a valid expression
+    texts = ("Reply with JSON.", "Answer only with yes.", "In two words.", "Be brief.", "Output it.", "Respondwith",
+             "No output.", "twowords", "Write a poem.", "someone words")
+    for text in texts:
+        assert bool(re.search(pattern, text.lower())) == bool(re.search(rearranged(pattern), text.lower())), text
 
 
 def test_the_arrival_of_the_input_below_is_part_of_the_task() -> None:

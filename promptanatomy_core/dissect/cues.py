@@ -746,7 +746,8 @@ def cues_of(text: str) -> set[Component]:
             foreign and languages.DIRECTIVE.search(head):
         found.add(D)
     classes = _SORTS_INTO.match(head)  # the classes a task sorts into are its content, not the answer's form
-    if OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", _CLASSES.sub(" ", head) if classes else head))) or \
+    if OUTPUT.search(head) and OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", _CLASSES.sub(" ", head) if classes
+                                                                  else head))) or \
             OPTIONS.search(head) and not classes or foreign and languages.OUTPUT.search(head):
         found.add(O)
     if INFO.search(head) or foreign and languages.CONDITION.match(head):

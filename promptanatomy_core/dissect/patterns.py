@@ -1,5 +1,5 @@
 """Regular expressions made fast for the dissector's long alternations of cue words: searched as case-sensitive
-patterns over lower-cased text, with the alternatives that open on an anchor gathered under it."""
+patterns over lower-cased text, with the alternatives that open on an anchor gathered under it, then by first letter."""
 from __future__ import annotations
 
 import re
@@ -70,6 +70,44 @@ def _after_non_word(alternative: str) -> list[str]:
     return [a for a in inner if a[:1] == "^"] + [_AFTER_NON_WORD + "|".join(kept) + ")"]
 
 
+def _leading_char(alternative: str) -> str | None:
+    """The letter or digit every match of ``alternative`` opens on (None when unsure)."""
+    char = alternative[:1]
+    return char if char.isalnum() and alternative[1:2] not in ("?", "*", "+", "{") else None
+
+
+def _distributed(alternative: str) -> list[str]:
+    """``(?:reply|answer)\\s+only`` as ``reply\\s+only`` and ``answer\\s+only`` when every alternative of the opening
+    group opens on a letter or digit and nothing is captured (a copied group would renumber the groups after it)."""
+    if not alternative.startswith("(?:"):
+        return [alternative]
+    end = _group_end(alternative)
+    if alternative[end + 1:end + 2] in ("?", "*", "+", "{") or re.search(r"\((?!\?[:=!<])|\\\d", alternative):
+        return [alternative]
+    inner = alternatives(alternative[3:end])
+    return [a + alternative[end + 1:] for a in inner] if all(map(_leading_char, inner)) else [alternative]
+
+
+def by_first_char(pattern: str) -> str:
+    """The same alternation with the alternatives that open on the same letter gathered under it, after opening groups
+    of words are distributed (``a…|(?:b…|a…)…|\\d…`` → ``a(?:…|…)|b(?:…)|\\d…``): the engine skips a whole letter's
+    alternatives on one comparison instead of trying each (OUTPUT is searched almost twice as fast)."""
+    gathered: dict[str | int, list[str]] = {}
+    for index, alternative in enumerate(a for part in alternatives(pattern) for a in _distributed(part)):
+        char = _leading_char(alternative)
+        gathered.setdefault(char or index, []).append(alternative[1:] if char else alternative)
+    return "|".join(f"{key}(?:{'|'.join(tails)})" if isinstance(key, str) else tails[0]
+                    for key, tails in gathered.items())
+
+
+def _gathered(part: str) -> str:
+    """A part of :func:`by_anchor`'s result with its alternatives gathered by first letter."""
+    for opening in ("^(?:", "\\b(?:", _AFTER_NON_WORD):
+        if part.startswith(opening) and _group_end(part[len(opening) - 3:]) == len(part) - len(opening) + 2:
+            return opening + by_first_char(part[len(opening):-1]) + ")"
+    return part
+
+
 def by_anchor(pattern: str) -> str:
     """The same alternation with the alternatives that open on "^" or "\\b" gathered under one anchor each: the
     engine then tries the anchor once per position instead of once per alternative (a third faster for OUTPUT)."""
@@ -79,6 +117,11 @@ def by_anchor(pattern: str) -> str:
     return "|".join([f"{a}(?:{'|'.join(g)})" for a, g in zip(("^", "\\b"), groups) if g] + rest)
 
 
+def rearranged(pattern: str) -> str:
+    """``pattern`` gathered by anchor, then by first letter (:func:`by_anchor`, :func:`by_first_char`)."""
+    return "|".join(map(_gathered, alternatives(by_anchor(pattern))))
+
+
 class Folded:
     """A case-insensitive pattern of lower-case words, matched as a case-sensitive one against the lower-cased text
     (twice as fast for a long alternation: the regex engine skips an alternative on its first letter only when case
@@ -86,7 +129,7 @@ class Folded:
 
     def __init__(self, folded: str, cased: str | None = None) -> None:
         self.pattern = folded
-        self._folded = re.compile(by_anchor(folded))
+        self._folded = re.compile(rearranged(folded))
         self._cased = re.compile(cased) if cased else None
 
     def search(self, text: str) -> re.Match[str] | None:
