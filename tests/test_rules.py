@@ -2921,6 +2921,12 @@ def test_for_context_after_a_pasted_block_is_the_user_speaking_again() -> None:
     assert got["Nobody read the requirements doc we sent."] == "D", got
 
 
+def test_adding_something_to_the_answer_or_the_material_is_part_of_the_task() -> None:
+    for text in ("Add docstrings to every public function in this module.", "Add a short section just for the cat.",
+                 "Add a log-rank test and print its p-value."):
+        assert cues_of(text) == {Component.DIRECTIVE}, text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

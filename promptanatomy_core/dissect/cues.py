@@ -243,7 +243,7 @@ def is_imperative(text: str) -> bool:
         "analyze", "paraphrase", "rephrase", "simplify", "proofread", "condense", "shorten", "clarify", "interpret",
         "diagnose", "deduplicate", "tabulate", "enumerate", "troubleshoot", "investigate", "examine", "determine",
         "distinguish", "infer", "predict", "invent", "optimise", "optimize", "validate", "transcribe", "praise",
-        "anonymise", "anonymize"}
+        "anonymise", "anonymize", "add", "append", "prepend"}
 
 
 #: An input label: "Review: …", "Text: {input}", "Article:", "Resident's complaint:", "Now complete the question: …";
@@ -360,7 +360,7 @@ OUTPUT = Folded(
     r"decimal places?|on (?:its|their) own line|per line|one per line|structure (?:the|your)|"
     r"organi[sz]e (?:the|your)|(?:in|with) the (?:form|format)|keys?\b.{0,20}\bvalues?\b|syllable|"
     r"^\W*(?:cite|quote)\s+(?:an?|the|your|each|every|one|two)\b|\bwrite\s+[\"'“]|"
-    r"\bexplanations?\b|\buse null\b|^\W*(?:add|append|prepend)\b|^\W*leave\b[^.]{0,30}\b(?:empty|blank|null)\b|"
+    r"\bexplanations?\b|\buse null\b|^\W*leave\b[^.]{0,30}\b(?:empty|blank|null)\b|"
     r"plain text|"
     r"second person|present tense|past tense|latex\b|\bin\s+(?:british|american|us|uk|brazilian|european|canadian)\s+"
     r"(?:english|portuguese|spanish|french)\b|\bmax(?:imum)?\.?\s+\d+\s*(?:characters|chars|words)\b|"
