@@ -2927,6 +2927,13 @@ def test_adding_something_to_the_answer_or_the_material_is_part_of_the_task() ->
         assert cues_of(text) == {Component.DIRECTIVE}, text
 
 
+def test_an_email_pasted_after_here_in_german_is_the_input_from_its_greeting_to_the_signature() -> None:
+    got = dict(codes("Kannst du mir helfen, auf diese Kundenmail zu antworten?\nHier die Mail:\nGuten Tag,\n"
+                     "ich habe am 3. Mai bestellt und die Ware kam erst gestern.\nMit freundlichen Grüßen\n"
+                     "Petra Vogel\n\nBitte in der Sie-Form."))
+    assert got["Hier die Mail:"] == got["Guten Tag,"] == got["Petra Vogel"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

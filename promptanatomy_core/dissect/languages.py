@@ -277,7 +277,9 @@ OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|styl|стиль|форма�
 INTRO = re.compile(_LEAD + r"(?:voici|voilà|hier (?:ist|sind)|anbei|aquí (?:está|están|tienes|va)|a continuación|"
                    r"(?:te|le|os) (?:copio|pego|paso)|je (?:te|vous) (?:copie|colle)|ti (?:copio|incollo)|"
                    r"(?:te|lhe) (?:copio|colo|mando)|"
-                   r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue|hier is|hierbij)\b|\b(?:ci-dessous|unten|"
+                   r"ecco|qui (?:c'è|trovi)|aqui (?:está|estão|vai)|segue|hier is|hierbij)\b|"
+                   r"^\W*(?:hier|aquí|aqui)\s+(?:die|der|das|den|meine?|unsere?|el|la|los|las|mi|mis|o|a|os|as)\s"
+                   r"[^:]{0,40}:\s*$|\b(?:ci-dessous|unten|"
                    r"abajo|a continuación|qui sotto|abaixo|hieronder|folgende[nrs]?\s+\w+|(?:é|es|è) (?:esta|este|"
                    r"questa|questo)|(?:est|sont) la suivante|les suivant(?:e?s)?)\s*:?\s*$", re.I)
 

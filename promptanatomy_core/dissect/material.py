@@ -239,7 +239,9 @@ def _diff(texts: Sequence[str]) -> set[int]:
 
 
 #: The greeting that opens a letter or an email: "Hi Mark,", "Dear Ms Patel,", "Gentile Studio Rossi,".
-_SALUTATION = re.compile(r"^\s*(?i:hi|hello|hey|dear|good (?:morning|afternoon|evening)|bonjour|madame|monsieur|"
+_SALUTATION = re.compile(r"^\s*(?i:hi|hello|hey|dear|good (?:morning|afternoon|evening|day)|bonjour|bonsoir|madame|"
+                         r"monsieur|guten (?:tag|morgen|abend)|moin|servus|buongiorno|buonasera|buenos días|"
+                         r"buenas tardes|bom dia|boa tarde|goedendag|goedemorgen|"
                          r"to whom it may concern|to whoever|"
                          r"hallo|liebe|lieber|sehr geehrte[rs]?|hola|estimad[oa]s?|querid[oa]s?|ciao|gentile|"
                          r"egregi[oa]|caro|cara|olá|prezad[oa]s?|beste|geachte)\b"
