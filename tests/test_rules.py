@@ -2934,6 +2934,13 @@ def test_an_email_pasted_after_here_in_german_is_the_input_from_its_greeting_to_
     assert got["Hier die Mail:"] == got["Guten Tag,"] == got["Petra Vogel"] == "D", got
 
 
+def test_a_prohibition_among_the_listed_demands_is_a_rule() -> None:
+    got = dict(codes("Write an Amazon listing for the product below.\nRequirements:\n- Title: max 200 characters\n"
+                     "- Do not mention competitors by name\n- Include 3 search terms\nProduct: {product}"))
+    assert got["- Do not mention competitors by name"] == "A", got
+    assert got["- Include 3 search terms"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

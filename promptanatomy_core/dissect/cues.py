@@ -613,7 +613,7 @@ _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we)(?:'ve| have)? (?:see|
                         r"^\W*this is (?:the|my|our|their|his|her)\b[^.:]{0,60}:\s*$|\blooks? like this\s*:\s*$", re.I)
 
 #: A prohibition: a rule, unless what it forbids is a matter of form (below).
-_PROHIBITION = re.compile(r"^[\W\d]*(?:avoid|do not|don't|dont|never|no need to)\b", re.I)
+PROHIBITION = re.compile(r"^[\W\d]*(?:avoid|do not|don't|dont|never|no need to)\b", re.I)
 #: What a prohibition of form forbids: "Do not wrap the JSON in Markdown", "Never use emojis", "Don't make it too long".
 _FORM_WORDS = re.compile(r"\b(?:markdown|json|emojis?|hashtags?|any code|exclamation|caps|capital letters|bold|"
                          r"italics?|lists?|bullets?|"
@@ -758,7 +758,7 @@ def cues_of(text: str) -> set[Component]:
         found = (found - {O, D}) | {A}  # "Style and length do not affect the score": a rule of judging, not the form
     if O in found and _SCOPE.match(head):
         found = (found - {O}) | {A}  # "Only answer questions about Acme products.": the scope, a rule
-    if O in found and not foreign and _PROHIBITION.match(head) and not _FORM_WORDS.search(head):
+    if O in found and not foreign and PROHIBITION.match(head) and not _FORM_WORDS.search(head):
         found = (found - {O}) | {A}  # "Don't explain the mystery yet.", "Do not change the author's style": a rule
     if _CONDITIONAL_CONVENTION.match(head):
         found = (found - {A, D}) | {O}  # "If the amount is not stated, set estimated_amount to null.": a convention

@@ -30,8 +30,8 @@ from . import languages
 from .base import Dissector, register
 from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL,
                    FOR_CONTEXT, FORM_SLOT, HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG,
-                   PLACEHOLDER, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R, cues_of,
-                   heading_component, heading_topic, is_imperative, key_value, opens_material, title_component,
+                   PLACEHOLDER, PROHIBITION, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R,
+                   cues_of, heading_component, heading_topic, is_imperative, key_value, opens_material, title_component,
                    without_chat_markers)
 from .demonstrations import repeated_label_demos
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
@@ -226,8 +226,9 @@ class RulesDissector(Dissector):
                     not (PLACEHOLDER.fullmatch(first.text.strip()) or INPUT_LABEL.match(first.text) and
                          PLACEHOLDER.search(first.text)):  # "{thread}", "Question: {question}" is the input
                 # a field on the answer's form among the input's fields ("Tone: adventurous", "Length: 100 words")
-                labels.update((m.index, {O} if carry == {D} and m.cues == {O} and key_value(m.text) else set(carry))
-                              for m in line)
+                labels.update((m.index, {O} if carry == {D} and m.cues == {O} and key_value(m.text) else
+                               {A} if carry == {D} and m.cues == {A} and PROHIBITION.match(m.text) else
+                               set(carry)) for m in line)  # a prohibition among the demands is a rule
                 carried_headings = carried_headings or first.text.lstrip().startswith("#")
                 continue
             if carried_headings:  # headings listed as a structure: the section they would have opened is over
