@@ -2941,6 +2941,13 @@ def test_a_prohibition_among_the_listed_demands_is_a_rule() -> None:
     assert got["- Include 3 search terms"] == "D", got
 
 
+def test_plain_data_lines_under_here_is_are_the_material_until_the_user_speaks_again() -> None:
+    got = dict(codes("Is this granola actually healthy or is it just marketing?\nHere's the label:\n"
+                     "Serving size 2/3 cup (55g)\nCalories 260\nProtein 6g\nI'm trying to lose weight."))
+    assert got["Serving size 2/3 cup (55g)"] == got["Protein 6g"] == "D", got
+    assert got["I'm trying to lose weight."] == "A", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -208,6 +208,7 @@ class RulesDissector(Dissector):
         mode: Component | None = None  # E inside an example block, D inside a task-input block
         carry: set[Component] | None = None  # what a line ending in ":" announces for the items below it
         carried_headings = False
+        pasted_below = False
         bare_label = False
         enclosing: str | None = None  # the tag around the task's input ("<code>" … "</code>"): all of it is input
         stated, checked = False, 0
@@ -222,7 +223,8 @@ class RulesDissector(Dissector):
                     enclosing, mode = None, None
                 continue
             if carry is not None and mode is not E and li not in demos and li not in queries and \
-                    _block_item(first.text) and not (blank_before[first.index] and first.index - 1 != announcer) and \
+                    (_block_item(first.text) or pasted_below and li not in material and _plain_data(line)) and \
+                    not (blank_before[first.index] and first.index - 1 != announcer) and \
                     not (PLACEHOLDER.fullmatch(first.text.strip()) or INPUT_LABEL.match(first.text) and
                          PLACEHOLDER.search(first.text)):  # "{thread}", "Question: {question}" is the input
                 # a field on the answer's form among the input's fields ("Tone: adventurous", "Length: 100 words")
@@ -319,6 +321,8 @@ class RulesDissector(Dissector):
                 checked += 1
             self._label_line(line, section, mode, labels, stated, prohibitions)
             carry, announcer = _announced(line[-1], labels), line[-1].index
+            pasted_below = carry == {D} and opens_material(line[-1].text) and \
+                not re.search(r"\b(?:key|legend)\b", line[-1].text, re.I)  # "Here's the label:" above its lines
             if labels[line[-1].index] == {E} and line[-1].text.rstrip().endswith(":"):
                 mode = E  # "… Here is an example of the style I like:" at the end of a paragraph
         _task_in_its_first_form(lines, labels)
@@ -442,6 +446,14 @@ _PROHIBITIONS = re.compile(r"\b(?:don'?t|do not|never|avoid|not allowed|prohibit
 
 def _block_item(text: str) -> bool:
     return bool(_ITEM.match(text))
+
+
+def _plain_data(line: list[Sent]) -> bool:
+    """A line of pasted data with no cue, no field and no user speaking ("Calories 260" under "Here's the label:")."""
+    text = line[0].text
+    return not any(m.cues or m.input_label for m in line) and not key_value(text) and \
+        not text.rstrip().endswith((":", ".", "!", "?")) and \
+        not re.match(r"^\W*(?:i|i'm|i've|we|we're|my|our)\b", text, re.I)
 
 
 def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] | None:
