@@ -2948,6 +2948,12 @@ def test_plain_data_lines_under_here_is_are_the_material_until_the_user_speaks_a
     assert got["I'm trying to lose weight."] == "A", got
 
 
+def test_a_file_name_with_a_note_labels_the_pasted_file() -> None:
+    got = dict(codes("Getting random 502s from nginx.\nnginx.conf (relevant part):\n```nginx\nupstream app {\n"
+                     "    keepalive 32;\n}\n```\nWhat should I change?"))
+    assert got["nginx.conf (relevant part):"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -273,7 +273,7 @@ INPUT_LABEL = _rx(r"^(?![^:]*\binternal\b)[\s*>\-]*(?:now\s+complete\s+the\s+que
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
 FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb|php|c|cpp|h|log|txt|json|ya?ml|csv|"
                         r"sql|"
-                        r"md|conf|ini|toml|xml|html|css)\s*:?\s*$|^\s*crontab\s*:\s*$")
+                        r"md|conf|ini|toml|xml|html|css)\s*(?:\([^()\n]{1,40}\)\s*)?:?\s*$|^\s*crontab\s*:\s*$")
 #: An XML-style opening tag on its own line: ``<question>``.
 OPENING_TAG = re.compile(r"^\s*<([^\W\d][\w\- ]{0,40})>\s*$")  # "<context>", also "<背景>"
 PLACEHOLDER = re.compile(r"\{[^\W\d][\w ]*\}|\{\{[\w ]+\}\}|<<[\w ]+>>|\[[A-Z_]{3,}\]")
