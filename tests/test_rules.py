@@ -2949,9 +2949,10 @@ def test_plain_data_lines_under_here_is_are_the_material_until_the_user_speaks_a
 
 
 def test_a_file_name_with_a_note_labels_the_pasted_file() -> None:
-    got = dict(codes("Getting random 502s from nginx.\nnginx.conf (relevant part):\n```nginx\nupstream app {\n"
-                     "    keepalive 32;\n}\n```\nWhat should I change?"))
-    assert got["nginx.conf (relevant part):"] == "D", got
+    got = dict(codes("you're a devops guy who knows nginx inside out.\nGetting random 502s from nginx.\n"
+                     "nginx.conf (relevant part):\n```nginx\nupstream app {\n    keepalive 32;\n}\n```\n"
+                     "What should I change?"))
+    assert got["nginx.conf (relevant part):"] == got["```nginx\nupstream app {\n    keepalive 32;\n}\n```"] == "D", got
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
