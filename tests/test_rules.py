@@ -2955,6 +2955,14 @@ def test_a_file_name_with_a_note_labels_the_pasted_file() -> None:
     assert got["nginx.conf (relevant part):"] == got["```nginx\nupstream app {\n    keepalive 32;\n}\n```"] == "D", got
 
 
+def test_a_line_announcing_the_conditions_of_an_action_is_a_rule_with_its_cases() -> None:
+    got = dict(codes("Decide whether the joke below is suitable for a kids' app.\nReject a joke if it:\n"
+                     "- mentions violence\n- needs adult knowledge\nJoke: {joke}"))
+    assert got["Reject a joke if it:"] == got["- needs adult knowledge"] == "A", got
+    for text in ("Escalate to a human agent when:", "Escalate if ANY of these is true:"):
+        assert cues_of(text) == {Component.ADDITIONAL_INFORMATION}, text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -727,6 +727,8 @@ def cues_of(text: str) -> set[Component]:
         return {A}  # "Return policy: items can be returned within 30 days": a record consulted, no instruction
     if FOR_CONTEXT.match(head):
         return {A}  # "For context, we do still want to renew if they fix the import issue."
+    if CONDITIONS_BELOW.search(head) and is_imperative(head):
+        return {A}  # "Escalate to a human agent when:" above the cases: a rule
     persona = _AS_PERSONA_FIRST.match(head)
     if persona and is_imperative(head[persona.end():]):
         return {R, D}  # "As a UX researcher, group these interview snippets into themes."
@@ -769,6 +771,11 @@ def cues_of(text: str) -> set[Component]:
     return _resolve(found, head, foreign)
 
 
+#: The end of a line announcing the conditions listed below it: "… when:", "Escalate if ANY of these is true:",
+#: "Reject a joke if it:".
+CONDITIONS_BELOW = _rx(r"\b(?:when|if|whenever|unless|in these cases|in any of these cases)(?:\s+(?:any|all|one|none|"
+                       r"at least \w+)\s+of\s+(?:these|the following)(?:\s+\w+)?\s+(?:is|are)\s+true|"
+                       r"\s+(?:it|they|the \w+)(?:\s+(?:is|are|has|have|does|do))?)?\s*:\s*$")
 #: A sentence the user marks as background: "For context, …", "fyi the courier lost it …", "Some context: …".
 FOR_CONTEXT = _rx(r"^\W*(?:for (?:some )?context|some context|fyi|for your information)\b")
 #: A sentence that is the request though it also speaks of background: "My first request is …", "I'll paste …",

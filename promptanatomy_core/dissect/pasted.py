@@ -10,7 +10,8 @@ import re
 
 from ..types import Component
 from . import languages
-from .cues import INPUT_LABEL, PLACEHOLDER, REFERENCE, TABLE_ROW, A, D, E, O, R, heading_topic, key_value
+from .cues import CONDITIONS_BELOW, INPUT_LABEL, PLACEHOLDER, REFERENCE, TABLE_ROW, A, D, E, O, R, heading_topic, \
+    key_value
 from .material import DELIMITER, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted
 
@@ -486,8 +487,9 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
             blocks.append((li, found, name, _singular(head_noun(name.replace("_", " ")))))
     named = {noun for *_, noun in blocks if len(noun) >= 4 and noun in acted}  # "Essay:" for "Grade the essay …"
     for li, found, name, noun in blocks:
-        if labels[lines[li][0].index] != {A} or names_consulted(name) or heading_topic(lines[li][0].text):
-            continue
+        if labels[lines[li][0].index] != {A} or names_consulted(name) or heading_topic(lines[li][0].text) or \
+                CONDITIONS_BELOW.search(lines[li][0].text):
+            continue  # "Reject a joke if it:" is a rule, not the joke
         pointed = not named and li and not found.group("heading") and not _CONSULTED_LABEL.search(name) and any(
             D in labels[m.index] and _POINTS_BELOW.search(m.text) and not _CONSULTS_BELOW.search(m.text) and
             not names_consulted(m.text) for m in lines[li - 1])

@@ -28,11 +28,11 @@ from dataclasses import replace
 from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
-from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, D, DATA_ROW, DIRECTIVE, E, FILE_LABEL,
-                   FOR_CONTEXT, FORM_SLOT, HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O, OPEN_SLOT, OPENING_TAG,
-                   PLACEHOLDER, PROHIBITION, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW, TASK_IN_LINE, A, R,
-                   cues_of, heading_component, heading_topic, is_imperative, key_value, opens_material, title_component,
-                   without_chat_markers)
+from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, CONDITIONS_BELOW, D, DATA_ROW,
+                   DIRECTIVE, E, FILE_LABEL, FOR_CONTEXT, FORM_SLOT, HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O,
+                   OPEN_SLOT, OPENING_TAG, PLACEHOLDER, PROHIBITION, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW,
+                   TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic, is_imperative, key_value,
+                   opens_material, title_component, without_chat_markers)
 from .demonstrations import repeated_label_demos
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
@@ -461,7 +461,7 @@ def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] 
     steps:", "Here is the sales data:"); None for other sentences, headings and input labels."""
     if not sent.text.rstrip().endswith(":") or sent.input_label or heading_component(sent.text):
         return None
-    if re.search(r"\b(?:when|if|whenever|unless|in these cases|in any of these cases)\s*:\s*$", sent.text, re.I):
+    if CONDITIONS_BELOW.search(sent.text):
         return {A}  # "Create a ticket … when:" above the conditions
     if re.search(r"\b(?:criteria|criterion|dimensions|rubric)\b[^.:]{0,60}:\s*$", sent.text, re.I) or \
             re.search(r"\b(?:against|per|according to) (?:these|the following|our|the)\s+(?:[\w-]+\s+){0,2}"
