@@ -2963,6 +2963,14 @@ def test_a_line_announcing_the_conditions_of_an_action_is_a_rule_with_its_cases(
         assert cues_of(text) == {Component.ADDITIONAL_INFORMATION}, text
 
 
+def test_what_the_model_is_given_and_where_it_comes_from_is_the_setting() -> None:
+    assert cues_of("You are given a new GitHub issue from the `fastcsv` repository.") == \
+        {Component.ADDITIONAL_INFORMATION}
+    for text in ("You are given a question and an answer.", "You are given the following ticket:",
+                 "You are given a password and you need to generate the number of steps required to make it strong."):
+        assert cues_of(text) == {Component.DIRECTIVE}, text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

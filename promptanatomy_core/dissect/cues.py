@@ -601,9 +601,12 @@ INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|(?:attached )
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
                     r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
 #: What the model will be given, told as the setting rather than pointing at it: "You will be shown a customer
-#: message and a reply written by a support agent." (with a colon, "You will be given the ticket:", it points;
-#: the datasets' "You are given a question and an answer." and "In this task, you will be given …" are the task).
-_WILL_GET = _rx(_LEAD + r"you(?:'ll| will) (?:be (?:given|provided|shown)|see|receive|get)\b")
+#: message and a reply written by a support agent.", "You are given a ticket submitted by an employee." (with a colon,
+#: "You will be given the ticket:", it points; the datasets' "You are given a question and an answer.", "You are given
+#: a password and you need to …" and "In this task, you will be given …" are the task).
+_WILL_GET = _rx(_LEAD + r"you(?:(?:'ll| will) (?:be (?:given|provided|shown)|see|receive|get)\b|"
+                r"(?: are|'re|'ve been| have been) (?:given|provided|shown)\b(?![^.]*\b(?:need|must|have) to\b)"
+                r"(?=[^.]{0,60}\b(?:from|sent|submitted|written|posted|(?:of|by) (?:a|an|the|our|your))\b))")
 #: The same at a sentence's end: "… keep restarting, here's what i see:", "The form asks:", "Nella bolletta c'è
 #: scritto:", "This is their online menu:", "The transcription looks like this:".
 _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we)(?:'ve| have)? (?:see|get|got|have)\b[^.:]*:?\s*$|"
