@@ -2971,6 +2971,15 @@ def test_what_the_model_is_given_and_where_it_comes_from_is_the_setting() -> Non
         assert cues_of(text) == {Component.DIRECTIVE}, text
 
 
+def test_labelled_pairs_above_an_instruction_and_the_plural_input_label_are_demonstrations() -> None:
+    got = dict(codes("Classify each log line by what an on-call engineer should do about it.\n"
+                     "Line: ERROR payment provider timeout\nLabel: PAGE\nLine: WARN index refresh took 4.2s\n"
+                     "Label: TICKET\nLine: INFO token refreshed\nLabel: IGNORE\n"
+                     "Answer with the label only, one per line.\nLines:\n{log_lines}"))
+    assert got["Line: ERROR payment provider timeout"] == got["Label: IGNORE"] == "E", got
+    assert got["Lines:"] == got["{log_lines}"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -134,8 +134,13 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
             j -= 1
         if len(demos) < 2:  # demonstrations under other keys ("Fact: / Q: / A:" pairs before "Facts: {facts}"), not
             # the turns of a transcript under its label ("Transcript:", then "REP: …", "DANA: …")
+            top = start - 1
+            while top >= 0 and keyed[top][1] is None and above[top]:
+                top -= 1  # "Answer with the label only." between "Line: …"/"Label: …" pairs and "Lines:"
             block = list(itertools.takewhile(lambda b: keyed[b][1] is not None and bool(keyed[b][1][1]),
-                                             range(start - 1, -1, -1)))
+                                             range(top, -1, -1)))
+            if top < start - 1 and not any(keyed[b][1][0].lower() == kv[0].lower().rstrip("s") for b in block):
+                block = []
             counts = Counter(keyed[b][1][0] for b in block)
             while block and counts[keyed[block[-1]][1][0]] == 1:  # "Output one word: Easy, Medium or Hard." above
                 counts[keyed[block.pop()][1][0]] -= 1
