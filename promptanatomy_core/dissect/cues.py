@@ -730,7 +730,7 @@ def cues_of(text: str) -> set[Component]:
         return {A}  # "Return policy: items can be returned within 30 days": a record consulted, no instruction
     if FOR_CONTEXT.match(head):
         return {A}  # "For context, we do still want to renew if they fix the import issue."
-    if CONDITIONS_BELOW.search(head) and is_imperative(head):
+    if head.rstrip().endswith(":") and CONDITIONS_BELOW.search(head) and is_imperative(head):
         return {A}  # "Escalate to a human agent when:" above the cases: a rule
     persona = _AS_PERSONA_FIRST.match(head)
     if persona and is_imperative(head[persona.end():]):
