@@ -2980,6 +2980,12 @@ def test_labelled_pairs_above_an_instruction_and_the_plural_input_label_are_demo
     assert got["Lines:"] == got["{log_lines}"] == "D", got
 
 
+def test_needing_a_named_thing_is_the_request() -> None:
+    for text in ("I need the summary blurb and tags for the posting page.", "I need microcopy for three empty states.",
+                 "I need: start date, notice period and payment terms."):
+        assert cues_of(text) == {Component.DIRECTIVE}, text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

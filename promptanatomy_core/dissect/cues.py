@@ -167,7 +167,7 @@ DIRECTIVE = Folded(
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
     r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i(?:\s+(?:need|want|would like)|'d like)\s+(?:you\s+to\b|to\b|"
     r"an?\s|some\s|\d|(?:one|two|three|four|five)\s|[a-z]{3,}s\s+(?:for|that|which|to|of|in|on|about|with)\b|"
-    r"the\s+(?:top|best|list|names?|number)\b)|"
+    r"the\s|[a-z]{3,}\s+(?:for|that|which|in)\b)|i\s+(?:need|want)\s*:|"
     + _NEED_IDEAS + r"|"
     r"(?:can|could|would|will)\s+(?:you|u)\b|how\s+(?:can|do|could|would|should)\s+i\b|"
     r"below is an? (?:instruction|task|question)\b|"
