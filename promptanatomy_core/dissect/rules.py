@@ -610,8 +610,9 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
             return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
         if any(m.cues - {A} or labels[m.index] != {A} for m in lines[li]):
             break
-        if lines[li][-1].text.rstrip().endswith(":") and _GLOSSARY.search(lines[li][-1].text):
-            start = li + 1  # "Glossary (always use these renderings):" and its items are consulted
+        if lines[li][-1].text.rstrip().endswith(":") and (_GLOSSARY.search(lines[li][-1].text) or
+                                                          CONDITIONS_BELOW.search(lines[li][-1].text)):
+            start = li + 1  # "Glossary (always use these renderings):", "Reject a joke if it:" and its items
             while start < end and _LIST_ITEM_OR_QUOTE.match(lines[start][0].text):
                 start += 1
             break
