@@ -2986,6 +2986,13 @@ def test_needing_a_named_thing_is_the_request() -> None:
         assert cues_of(text) == {Component.DIRECTIVE}, text
 
 
+def test_a_template_of_labels_behind_emoji_codes_is_the_answers_form() -> None:
+    got = dict(codes("Summarize this call for the #deal-desk Slack channel.\nUse this template exactly, emojis included:\n"
+                     ":office: *Account:*\n:bust_in_silhouette: *Who was on:*\n:warning: *Risks:*\n"
+                     "Each field max 2 lines.\nCall summary:\n{summary}"))
+    assert got[":office: *Account:*"] == got[":warning: *Risks:*"] == "O", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

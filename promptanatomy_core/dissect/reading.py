@@ -25,8 +25,9 @@ class Sent:
     final: bool = False  # the prompt's last sentence (often the open slot the answer continues: "SELECT", "A:")
 
 
-#: A line that is only a label: "Company:", "Deal stage (one of: Discovery, Qualified):".
-LABEL_ONLY = re.compile(r"^\s*[-*]?\s*[A-Z][^:(\n]{0,60}(?:\([^)\n]*\))?\s*:\s*$")
+#: A line that is only a label: "Company:", "Deal stage (one of: Discovery, Qualified):", ":office: *Account:*".
+LABEL_ONLY = re.compile(r"^\s*[-*]?\s*(?:(?::[a-z_+-]+:|[^\w\s*_:#>])\s*(?P<wrap>[*_]{1,2})?)?[A-Z][^:(\n]{0,60}"
+                        r"(?:\([^)\n]*\))?\s*:(?(wrap)\s*[*_]{1,2})\s*$")
 #: Words that point the task at material: "the data below", "this email", "here are my notes".
 POINTER = re.compile(r"\b(?:below|following|this|these|here(?:'s| is| are))\b", re.I)
 #: What a task consults rather than works on, however it names it: "against the rubric", "the intents below".
