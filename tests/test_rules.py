@@ -2907,7 +2907,8 @@ def test_config_lines_decorators_and_a_delimited_block_pointed_at_are_the_input(
 
 
 def test_keeping_the_answer_to_a_counted_size_is_its_form() -> None:
-    for text in ("Keep it factual and under a page.", "Keep each list to three items max."):
+    for text in ("Keep it factual and under a page.", "Keep each list to three items max.",
+                 "160 characters max total including that."):
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
     assert cues_of("Keep every item's core facts.") == {Component.ADDITIONAL_INFORMATION}
 

@@ -313,7 +313,7 @@ OUTPUT = Folded(
     r"^\W*(?:just|only) the (?:names?|numbers?|code|answer|list|json|sql|query|result|table|translation|"
     r"formula|command|regex)\b|\bat most \d+ (?:rows|columns|items|bullets|options|points)\b|"
     r"^\W*(?:short|brief|quick) (?:answer|reply|version)\b|\bmake (?:it|them) (?:any )?(?:longer|shorter)\b|"
-    r"\b(?:lines?|words?|sentences?|paragraphs?) max\b|"
+    r"\b(?:lines?|words?|sentences?|paragraphs?|characters|chars|bullets|items|pages) max\b|"
     r"\b\d+\s+(?:slides|pages|tweets|bullets|items|points|emojis|hashtags|questions|options|steps|cards)\s+max\b|"
     r"\bno exclamation (?:marks?|points?)\b|"
     r"^\W*short and (?:to the point|sweet|simple)\b|"
