@@ -2994,6 +2994,13 @@ def test_a_template_of_labels_behind_emoji_codes_is_the_answers_form() -> None:
     assert got[":office: *Account:*"] == got[":warning: *Risks:*"] == "O", got
 
 
+def test_headings_and_described_parts_under_use_this_structure_are_the_answers_form() -> None:
+    got = dict(codes("Write a PR description.\nUse this structure:\n## Summary\n<2-3 sentences>\n## Changes\n"
+                     "<bullets>\n## Testing\n<how>\n\nDiff:\n{diff}"))
+    assert got["## Changes"] == got["<bullets>"] == got["## Testing"] == "O", got
+    assert cues_of("Use our template:") == {Component.OUTPUT_FORMATTING}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

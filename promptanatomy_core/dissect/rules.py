@@ -81,9 +81,10 @@ def _table_lines(lines: list[list[Sent]]) -> tuple[set[int], set[int]]:
 _DESCRIBED_FIELD = re.compile(r"^\s*[-*]?\s*[\w ]{1,30}:\s*<[^<>\n]+>(?:\s*\W{0,3}\s*<[^<>\n]+>)*\s*$")
 
 
-def _template_lines(lines: list[list[Sent]]) -> set[int]:
+def _template_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> set[int]:
     """An answer template: three or more lines in a row that are only a label ("Company:", "Budget:", "Deal stage
-    (one of: …):") or a field described in angle brackets ("level: <URGENT|ROUTINE>"): what the answer fills in."""
+    (one of: …):") or a field described in angle brackets ("level: <URGENT|ROUTINE>"): what the answer fills in; and
+    the headings and described parts right under "Use this structure:" ("## Summary", "<2-3 sentences>")."""
     def shaped(shape: re.Pattern[str]) -> list[bool]:
         return [len(line) == 1 and bool(shape.match(line[0].text)) and not line[0].input_label for line in lines]
 
@@ -96,7 +97,20 @@ def _template_lines(lines: list[list[Sent]]) -> set[int]:
                 out.update(run)
                 if bare is described and run[0] and labels[run[0] - 1]:
                     out.add(run[0] - 1)  # "Return:" above the fields
+    parts = [len(line) == 1 and bool(_TEMPLATE_PART.match(line[0].text)) for line in lines]  # "## Changes" too
+    for li, line in enumerate(lines[:-1]):
+        if line[-1].cues == {O} and line[-1].text.rstrip().endswith(":") and _TEMPLATE_WORD.search(line[-1].text):
+            end = li + 1
+            while end < len(lines) and parts[end] and not blank_before[lines[end][0].index]:
+                end += 1
+            out.update(range(li + 1, end) if end - li > 2 else ())
     return out
+
+
+#: A word naming the answer's layout: "Use this structure:", "Use our template:".
+_TEMPLATE_WORD = re.compile(r"\b(?:structure|template|layout|outline|sections|headings|format)\b", re.I)
+#: A part of a layout given as a template: a heading or a description in angle brackets.
+_TEMPLATE_PART = re.compile(r"^\s*(?:#{1,6}\s+\S.*|<[^<>\n]{1,160}>|\*\*[^*\n]{1,60}\*\*:?)\s*$")
 
 
 #: The start of an answer left for the model to continue: "A: Let's think step by step."
@@ -199,7 +213,7 @@ class RulesDissector(Dissector):
             demos, queries = repeated_label_demos(lines, blank_before)
         # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, not material
         material -= {i for run in runs([i in material for i in range(len(lines))]) if demos & set(run) for i in run}
-        template = _template_lines(lines)
+        template = _template_lines(lines, blank_before)
         data_after = _only_data_after(lines)
         closing_lines: dict[str, list[int]] = {}  # tag name: the lines that are its closing tag, in order
         for li, line in enumerate(lines):
