@@ -3001,6 +3001,12 @@ def test_headings_and_described_parts_under_use_this_structure_are_the_answers_f
     assert cues_of("Use our template:") == {Component.OUTPUT_FORMATTING}
 
 
+def test_a_json_schema_under_a_line_that_points_at_it_stays_the_answers_form() -> None:
+    got = dict(codes("Extract the fields from the trial report.\nFill this schema exactly:\n{\n"
+                     "\"first_author\": string,\n\"year\": integer\n}\nReport:\n{report_text}"))
+    assert got["\"first_author\": string,"] == got["{"] == "O", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
