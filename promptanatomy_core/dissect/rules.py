@@ -1049,7 +1049,9 @@ def _only_data_after(lines: list[list[Sent]]) -> list[bool]:
 #: The label of the user's turn or request: "User: {question}", "Customer message: {message}".
 _USER_TURN = re.compile(r"^\W*(?:the\s+)?(?:user|customer|human|visitor|player|guest|caller|traveller|member|client|"
                         r"question|message|query|request|input|nachricht|frage|kunde|mensaje|pregunta|cliente|"
-                        r"messaggio|domanda|mensagem|pergunta|vraag|bericht|klant)\b[\w' ]{0,20}:", re.I)
+                        r"messaggio|domanda|mensagem|pergunta|vraag|bericht|klant)\b(?!\s+(?:spotlight|name|id|"
+                        r"number|type|tier|status|level|segment|count|profile|details|info|history)\b)[\w' ]{0,20}:",
+                        re.I)
 
 
 #: An entry named by an identifier in a list of things consulted: "search_flights: …", "- get_order(id): …".
