@@ -1422,6 +1422,11 @@ def test_forms_asked_for_tersely_and_in_german_or_spanish() -> None:
     assert got["\"Lettuce needs consistency.\""] == "E"
 
 
+def test_a_heading_over_what_the_assistant_does_not_do_names_its_limits() -> None:
+    assert heading_topic("## What you don't do") == Component.ADDITIONAL_INFORMATION
+    assert heading_topic("## What you do") == Component.DIRECTIVE
+
+
 def test_task_and_style_headings_in_other_languages_and_behaviour_shown_by_example() -> None:
     for heading in ("# Tareas", "## Ce que tu dois faire", "## Aufgaben"):
         assert heading_topic(heading) == Component.DIRECTIVE, heading

@@ -551,6 +551,8 @@ REFERENCE = Folded(r"\b(?:reference|context|background|evidence|(?:chat |convers
 ASSISTANT_TITLE = _rx(r"^#{1,2}\s.*\b(?:assistant|master|agent|bot|companion|coach|tutor|concierge|advisor|adviser|"
                       r"copilot)\s*(?:[—–|-]\s*[^—–|-]*)?$")
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
+    (_rx(r"what (?:you|we|i) (?:don'?t|do not|never|won'?t|can'?t|cannot|must not|shouldn'?t) (?:do|handle|help with|"
+         r"cover|answer)\b|\bwhat not to do\b|\bdon'?ts\b"), A),  # "## What you don't do": the limits, rules
     (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
     (_rx(r"how to (?:respond|reply|speak|talk|write|sound|answer)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|"
          r"how you (?:talk|speak|sound|write|reply|respond|answer)\b|"
