@@ -1422,6 +1422,12 @@ def test_forms_asked_for_tersely_and_in_german_or_spanish() -> None:
     assert got["\"Lettuce needs consistency.\""] == "E"
 
 
+def test_a_title_naming_the_assistants_system_prompt_is_its_persona() -> None:
+    got = dict(codes("# StatDesk – system prompt\nYou are StatDesk, the assistant of the statistics unit.\n"
+                     "Answer questions about study design."))
+    assert got["# StatDesk – system prompt"] == "R", got
+
+
 def test_a_heading_over_what_the_assistant_does_not_do_names_its_limits() -> None:
     assert heading_topic("## What you don't do") == Component.ADDITIONAL_INFORMATION
     assert heading_topic("## What you do") == Component.DIRECTIVE
