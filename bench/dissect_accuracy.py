@@ -97,6 +97,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "cay (dev after a first blind run)": HERE / "data/cay_prompts.jsonl",
              "coulee (dev after a first blind run)": HERE / "data/coulee_prompts.jsonl",
              "arroyo (dev after a first blind run)": HERE / "data/arroyo_prompts.jsonl",
+             "serac (dev after a first blind run)": HERE / "data/serac_prompts.jsonl",
+             "loess (dev after a first blind run)": HERE / "data/loess_prompts.jsonl",
+             "maar (dev after a first blind run)": HERE / "data/maar_prompts.jsonl",
+             "horst (dev after a first blind run)": HERE / "data/horst_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -183,7 +187,15 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "machair (never looked at)": HERE / "data/machair_prompts.jsonl",
              "kopje (never looked at)": HERE / "data/kopje_prompts.jsonl",
              "sandur (never looked at)": HERE / "data/sandur_prompts.jsonl",
-             "tafoni (never looked at)": HERE / "data/tafoni_prompts.jsonl"}
+             "tafoni (never looked at)": HERE / "data/tafoni_prompts.jsonl",
+             "caldera (never looked at)": HERE / "data/caldera_prompts.jsonl",
+             "cenote (never looked at)": HERE / "data/cenote_prompts.jsonl",
+             "oxbow (never looked at)": HERE / "data/oxbow_prompts.jsonl",
+             "graben (never looked at)": HERE / "data/graben_prompts.jsonl",
+             "tuya (never looked at)": HERE / "data/tuya_prompts.jsonl",
+             "erg (never looked at)": HERE / "data/erg_prompts.jsonl",
+             "bajada (never looked at)": HERE / "data/bajada_prompts.jsonl",
+             "inselberg (never looked at)": HERE / "data/inselberg_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
