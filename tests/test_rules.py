@@ -1422,6 +1422,12 @@ def test_forms_asked_for_tersely_and_in_german_or_spanish() -> None:
     assert got["\"Lettuce needs consistency.\""] == "E"
 
 
+def test_attached_material_and_what_someone_wrote_are_introduced() -> None:
+    for text in ("Attached are results from our churn survey (n=312).", "Reviewer 2 wrote:"):
+        assert opens_material(text), text
+    assert not opens_material("**Gavin_R** wrote:")  # a post's header inside a pasted thread
+
+
 def test_a_title_naming_the_assistants_system_prompt_is_its_persona() -> None:
     got = dict(codes("# StatDesk – system prompt\nYou are StatDesk, the assistant of the statistics unit.\n"
                      "Answer questions about study design."))

@@ -600,7 +600,8 @@ TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 #: A row of pasted data: a markdown table row or comma-separated values.
 DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
-INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|(?:attached )?below (?:is|are)|the following (?:is|are)|"
+INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|(?:attached )?below (?:is|are)|"
+                    r"attached (?:is|are)\b|the following (?:is|are)|"
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
                     r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
 #: What the model will be given, told as the setting rather than pointing at it: "You will be shown a customer
@@ -614,6 +615,7 @@ _WILL_GET = _rx(_LEAD + r"you(?:(?:'ll| will) (?:be (?:given|provided|shown)|see
 #: scritto:", "This is their online menu:", "The transcription looks like this:".
 _INTRO_END = re.compile(r",\s*here(?:'s| is) what (?:i|we)(?:'ve| have)? (?:see|get|got|have)\b[^.:]*:?\s*$|"
                         r"\b(?:says|said|reads|asks|states|c'è scritto|dice|dit|steht|diz)\s*:\s*$|"
+                        r"^(?!\W*\*\*)[^:]*\b(?:wrote|writes)\s*:\s*$|"  # "Reviewer 2 wrote:", not "**Gavin_R** wrote:"
                         r"\b(?:pasted (?:from|out of)|sent (?:me|us) this|posted this|getting this|"
                         r"under review)\b[^.]*:\s*$|"
                         r"^\W*this is (?:the|my|our|their|his|her)\b[^.:]{0,60}:\s*$|\blooks? like this\s*:\s*$", re.I)
