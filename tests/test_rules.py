@@ -1428,6 +1428,12 @@ def test_attached_material_and_what_someone_wrote_are_introduced() -> None:
     assert not opens_material("**Gavin_R** wrote:")  # a post's header inside a pasted thread
 
 
+def test_the_models_job_stated_is_the_task_whatever_else_it_mentions() -> None:
+    for text in ("Your job is to sub-edit the reporter's copy that follows, applying the Gazette's house style.",
+                 "**Your job:** moderate a game of Werewolf for a group chat of friends."):
+        assert cues_of(text) == {Component.DIRECTIVE}, text
+
+
 def test_a_title_naming_the_assistants_system_prompt_is_its_persona() -> None:
     got = dict(codes("# StatDesk – system prompt\nYou are StatDesk, the assistant of the statistics unit.\n"
                      "Answer questions about study design."))

@@ -711,6 +711,14 @@ FORM_SLOT = re.compile(r"\{\{?\s*\w*(?:format|schema)\w*\s*\}\}?", re.I)
 
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
+    found = _own_cues(text)
+    if not found & {D, A} and _YOUR_JOB.match(text):
+        return {D}  # "Your job is to sub-edit the copy that follows, applying the house style.": the task itself
+    return found
+
+
+def _own_cues(text: str) -> set[Component]:
+    """:func:`cues_of` before the task stated as the model's job has its say."""
     if FORM_SLOT.fullmatch(text.strip()):
         return {O}
     script = scripts.script_of(text[:400])
@@ -784,6 +792,8 @@ def cues_of(text: str) -> set[Component]:
 CONDITIONS_BELOW = _rx(r"\b(?:when|if|whenever|unless|in these cases|in any of these cases)(?:\s+(?:any|all|one|none|"
                        r"at least \w+)\s+of\s+(?:these|the following)(?:\s+\w+)?\s+(?:is|are)\s+true|"
                        r"\s+(?:it|they|the \w+)(?:\s+(?:is|are|has|have|does|do))?)?\s*:\s*$")
+#: The task stated as the model's job: "Your job is to …", "**Your job:** moderate a game of Werewolf".
+_YOUR_JOB = _rx(r"^\W*(?:\*\*)?your (?:job|task|role|goal|mission)(?: in [^:]{0,30})?(?:\*\*)?(?: is to\b|:\s*\S)")
 #: A sentence the user marks as background: "For context, …", "fyi the courier lost it …", "Some context: …".
 FOR_CONTEXT = _rx(r"^\W*(?:for (?:some )?context|some context|fyi|for your information)\b")
 #: A sentence that is the request though it also speaks of background: "My first request is …", "I'll paste …",
