@@ -1428,6 +1428,12 @@ def test_attached_material_and_what_someone_wrote_are_introduced() -> None:
     assert not opens_material("**Gavin_R** wrote:")  # a post's header inside a pasted thread
 
 
+def test_what_the_assistant_cannot_do_is_a_limit_of_the_setting() -> None:
+    for text in ("You cannot reverse a transaction or issue a new card; a human agent does that.",
+                 "You can't see their fridge."):
+        assert cues_of(text) == {Component.ADDITIONAL_INFORMATION}, text
+
+
 def test_the_models_job_stated_is_the_task_whatever_else_it_mentions() -> None:
     for text in ("Your job is to sub-edit the reporter's copy that follows, applying the Gazette's house style.",
                  "**Your job:** moderate a game of Werewolf for a group chat of friends."):

@@ -487,7 +487,8 @@ _MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|mark
 #: The answer slot of a demonstration or query written on one line: "Input: … Output: …".
 _SLOT = _rx(r"(?<=\S)\s+(?:output|answer)\s*:(?=\s|$)")
 #: Background and constraints: conditions, prohibitions, facts about the task.
-INFO = _rx(_LEAD + r"(?:the\s+(?:goal|aim|purpose|task|tasks|material|content|context|input|text|data|reader|"
+INFO = _rx(_LEAD + r"(?:you\s+(?:cannot|can't|can not|are not able to|aren't able to)\s+(?!help\b)\w|"
+           r"the\s+(?:goal|aim|purpose|task|tasks|material|content|context|input|text|data|reader|"
            r"audience|user|customer|student|project|team|company|policy|school|class)\s+(?:is|are|involves?|"
            r"requires?|includes?|include|encompass(?:es)?|cover|covers|consists?|has|have|will|was|were|"
            r"prohibits)\b|(?:these|the)\s+tasks?\b|your\s+(?:task|job)\s+is\s+to\s+either\b|ensure\b|"
