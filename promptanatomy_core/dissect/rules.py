@@ -97,11 +97,11 @@ def _template_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> s
                 out.update(run)
                 if bare is described and run[0] and labels[run[0] - 1]:
                     out.add(run[0] - 1)  # "Return:" above the fields
-    parts = [len(line) == 1 and bool(_TEMPLATE_PART.match(line[0].text)) for line in lines]  # "## Changes" too
     for li, line in enumerate(lines[:-1]):
         if line[-1].cues == {O} and line[-1].text.rstrip().endswith(":") and _TEMPLATE_WORD.search(line[-1].text):
-            end = li + 1
-            while end < len(lines) and parts[end] and not blank_before[lines[end][0].index]:
+            end = li + 1  # the parts are read only under such a line ("## Changes", an input label elsewhere, too)
+            while end < len(lines) and len(lines[end]) == 1 and _TEMPLATE_PART.match(lines[end][0].text) and \
+                    not blank_before[lines[end][0].index]:
                 end += 1
             out.update(range(li + 1, end) if end - li > 2 else ())
     return out
