@@ -471,8 +471,7 @@ def _plain_data(line: list[Sent]) -> bool:
     """A line of pasted data with no cue, no field and no user speaking ("Calories 260" under "Here's the label:")."""
     text = line[0].text
     return not any(m.cues or m.input_label for m in line) and not key_value(text) and \
-        not text.rstrip().endswith((":", ".", "!", "?")) and \
-        not re.match(r"^\W*(?:i|i'm|i've|we|we're|my|our)\b", text, re.I)
+        not text.rstrip().endswith((":", ".", "!", "?")) and not _ABOUT_ME.match(text)
 
 
 def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] | None:
