@@ -3042,6 +3042,12 @@ def test_a_field_named_after_a_member_is_not_the_members_turn() -> None:
     assert got["Month: {month}"] == got["New classes: {new_classes}"] == "D", got
 
 
+
+def test_a_pasted_shell_script_is_the_input_of_the_check_asked_for() -> None:
+    got = dict(codes("can someone sanity check my deploy script before i run it on prod lol\n#!/bin/bash\ncd /opt/app\n"
+                     "git pull\nrm -rf node_modules\nnpm install\npm2 restart all\nits an ubuntu box"))
+    assert got["cd /opt/app"] == got["git pull"] == got["rm -rf node_modules"] == got["npm install"] == "D", got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -301,6 +301,13 @@ def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Compone
             labels.update((m.index, {D}) for m in items + [m for m in announcing if labels[m.index] == {A}])
 
 
+#: A shell command line: a shebang, or a command with the arguments it takes ("cd /opt/app", "git pull",
+#: "rm -rf node_modules", "pm2 restart all").
+_SHELL = (r"^\s*(?:\$\s+)?(?-i:#!/|cd\s+[~./\w-]*/|git\s+(?:pull|push|clone|checkout|commit|merge|rebase|fetch|status|"
+          r"log|diff|reset|add|stash|switch)\b|rm\s+-\w|npm\s+(?:install|run|ci|start|test|i)\b|pm2\s+\w|"
+          r"pip3?\s+install\b|sudo\s+\w|docker(?:-compose)?\s+(?:run|build|compose|ps|exec|pull|push|logs|up)\b|"
+          r"kubectl\s+\w|python3?\s+(?:-m\s|\S+\.py)|node\s+\S+\.js|yarn\s+\w|curl\s+-|wget\s+http|"
+          r"chmod\s+\S|mkdir\s+\S|source\s+\S|export\s+[A-Z_]+=)")
 #: A line that reads as code, config or a log rather than prose: code punctuation, an indented line, a bare key
 #: ("services:") or a key with a one-word value ("image: postgres:16").
 _CODE_LIKE = re.compile(r"[{}\[\]<>|@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|->|::|\s=\s|^\s{2,}(?![-*•] )\S|"
@@ -311,7 +318,7 @@ _CODE_LIKE = re.compile(r"[{}\[\]<>|@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|
                         r"\w\([^()]*\)\s*[{:;]?\s*$|\sdo\s*$|^\s*(?:end|else|fi|done|next \w+|end (?:sub|if|function))\s*$|"
                         r"^\s*(?-i:Sub|Dim|Function|Private Sub|Public Sub) \w|"  # a call, a block's end, VBA
                         r"\S {2,}\S+ {2,}\S|"  # a table's columns aligned by spaces, or a row label and figures
-                        r"^\s*\S+(?:\s+[-+<]?\d[\d.,e-]*\**){2,}\s*$", re.I)
+                        r"^\s*\S+(?:\s+[-+<]?\d[\d.,e-]*\**){2,}\s*$|" + _SHELL, re.I)
 #: A user speaking of their own material: "Our Android build broke …", "I need it under 200ms:".
 _FIRST_PERSON = re.compile(r"\b(?:i|my|our|we|me)\b|\bi'(?:m|ve)\b", re.I)
 #: The words of a failure's first line: "panic: …", "NullReferenceException: …", "fatal: [web-02]: FAILED!".
