@@ -101,6 +101,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "loess (dev after a first blind run)": HERE / "data/loess_prompts.jsonl",
              "maar (dev after a first blind run)": HERE / "data/maar_prompts.jsonl",
              "horst (dev after a first blind run)": HERE / "data/horst_prompts.jsonl",
+             "kipuka (dev after a first blind run)": HERE / "data/kipuka_prompts.jsonl",
+             "hoodoo (dev after a first blind run)": HERE / "data/hoodoo_prompts.jsonl",
+             "lahar (dev after a first blind run)": HERE / "data/lahar_prompts.jsonl",
+             "moulin (dev after a first blind run)": HERE / "data/moulin_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -195,7 +199,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "tuya (never looked at)": HERE / "data/tuya_prompts.jsonl",
              "erg (never looked at)": HERE / "data/erg_prompts.jsonl",
              "bajada (never looked at)": HERE / "data/bajada_prompts.jsonl",
-             "inselberg (never looked at)": HERE / "data/inselberg_prompts.jsonl"}
+             "inselberg (never looked at)": HERE / "data/inselberg_prompts.jsonl",
+             "fumarole (never looked at)": HERE / "data/fumarole_prompts.jsonl",
+             "sastrugi (never looked at)": HERE / "data/sastrugi_prompts.jsonl",
+             "pediment (never looked at)": HERE / "data/pediment_prompts.jsonl",
+             "ventifact (never looked at)": HERE / "data/ventifact_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

@@ -3091,7 +3091,9 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "ria": 0.83, "cay": 0.78, "coulee": 0.83, "arroyo": 0.77, "yardang": 0.79, "nunatak": 0.82,
                "barchan": 0.77, "doline": 0.79, "machair": 0.75, "kopje": 0.76, "sandur": 0.77, "tafoni": 0.83,
                "serac": 0.86, "loess": 0.75, "maar": 0.79, "horst": 0.81, "caldera": 0.85, "cenote": 0.77,
-               "oxbow": 0.88, "graben": 0.73, "tuya": 0.75, "erg": 0.78, "bajada": 0.73, "inselberg": 0.81}
+               "oxbow": 0.88, "graben": 0.73, "tuya": 0.75, "erg": 0.78, "bajada": 0.73, "inselberg": 0.81,
+               "kipuka": 0.75, "hoodoo": 0.71, "lahar": 0.81, "moulin": 0.75, "fumarole": 0.70, "sastrugi": 0.68,
+               "pediment": 0.80, "ventifact": 0.70}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
