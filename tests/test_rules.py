@@ -3048,6 +3048,14 @@ def test_a_pasted_shell_script_is_the_input_of_the_check_asked_for() -> None:
                      "git pull\nrm -rf node_modules\nnpm install\npm2 restart all\nits an ubuntu box"))
     assert got["cd /opt/app"] == got["git pull"] == got["rm -rf node_modules"] == got["npm install"] == "D", got
 
+
+def test_a_log_pointed_at_above_the_users_question_is_the_input() -> None:
+    got = dict(codes("dbt run failed last night, log below\nwhats wrong and how do i fix it\n"
+                     "12:01:44  Completed with 1 error and 0 warnings:\n12:01:44    column \"tier\" does not exist\n"
+                     "12:01:44  compiled Code at target/run/models/orders.sql\nwe renamed it on friday"))
+    log = [t for t in got if t.startswith("12:01:44")]
+    assert [got[t] for t in log] == ["D", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -318,7 +318,8 @@ _CODE_LIKE = re.compile(r"[{}\[\]<>|@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|
                         r"\w\([^()]*\)\s*[{:;]?\s*$|\sdo\s*$|^\s*(?:end|else|fi|done|next \w+|end (?:sub|if|function))\s*$|"
                         r"^\s*(?-i:Sub|Dim|Function|Private Sub|Public Sub) \w|"  # a call, a block's end, VBA
                         r"\S {2,}\S+ {2,}\S|"  # a table's columns aligned by spaces, or a row label and figures
-                        r"^\s*\S+(?:\s+[-+<]?\d[\d.,e-]*\**){2,}\s*$|" + _SHELL, re.I)
+                        r"^\s*\S+(?:\s+[-+<]?\d[\d.,e-]*\**){2,}\s*$|"
+                        r"^\s*\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d\b|" + _SHELL, re.I)  # a log line's time
 #: A user speaking of their own material: "Our Android build broke …", "I need it under 200ms:".
 _FIRST_PERSON = re.compile(r"\b(?:i|my|our|we|me)\b|\bi'(?:m|ve)\b", re.I)
 #: The words of a failure's first line: "panic: …", "NullReferenceException: …", "fatal: [web-02]: FAILED!".
@@ -382,13 +383,24 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
         if len(run) >= 3 and 2 * sum(code[j] for j in run) >= len(run) and \
                 (not li or any(_PASTE_POINTER.search(p) and not names_consulted(p) and
                                (not persona or _FIRST_PERSON.search(p))  # a sentence of the line above the run or
-                               for p in {m.text for m in lines[li - 1] + lines[first - 1]})) and \
+                               for p in {m.text for m in lines[li - 1] + lines[first - 1] +
+                                         _asked_over(lines, li, labels)})) and \
                 not any(_CONSULTED_BLOCK.search(raw[j]) for j in run):
             labels.update((m.index, {D}) for j in run for m in lines[j])
             intro = lines[first - 1][-1] if first else None
             if intro is not None and labels[intro.index] == {A} and intro.text.rstrip().endswith(":"):
                 labels[intro.index] = {D}
         li = max(end, li + 1)  # the line that ended the run may open the next one
+
+
+_FIELD = re.compile(r"^\s*[\w-]+:\s+\S")
+
+
+def _asked_over(lines: list[list[Sent]], li: int, labels: dict[int, set[Component]]) -> list[Sent]:
+    """The line above the user's question that stands right above a paste ("dbt run failed last night, log below" +
+    "whats wrong and how do i fix it" + the log): it may be the one that points at it."""
+    return lines[li - 2] if li >= 2 and all(D in labels[m.index] and not _FIELD.match(m.text) for m in lines[li - 1]) \
+        else []  # not a field of a config ('purpose: "Guide new customers …"')
 
 
 def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
