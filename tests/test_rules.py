@@ -3056,6 +3056,13 @@ def test_a_log_pointed_at_above_the_users_question_is_the_input() -> None:
     log = [t for t in got if t.startswith("12:01:44")]
     assert [got[t] for t in log] == ["D", "D", "D"], got
 
+
+def test_a_text_thread_between_me_and_him_is_the_pasted_input() -> None:
+    got = dict(codes("we had this argument over text and i cant tell who's being unreasonable\n"
+                     "me: can you do the dishes tonight\nhim: i cooked every night\nme: thats not the same\n"
+                     "him: whatever\ntell me what each of us could have said better"))
+    assert [got[t] for t in got if t.startswith(("me:", "him:"))] == ["D"] * 4, got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -81,9 +81,14 @@ _STAMPED_TURN = re.compile(r"^\s*\[(?:\w{3} )?[\d:.]{4,12}\]\s*([a-z][\w.'-]*)(?
                            r"(?:\s*[AP]M)?\]\s*\S")
 
 
+#: A turn of a text thread pasted by one of its people, who are named by who they are to the user: "me: …", "him: …".
+_PERSON_TURN = re.compile(r"^\s*(me|him|her|them|mum|mom|dad|boss|bf|gf|husband|wife|partner|roommate|flatmate|"
+                          r"landlord|sister|brother|friend|coworker|colleague)\s*:\s+\S", re.I)
+
+
 def _transcript(texts: Sequence[str]) -> set[int]:
     """Runs of at least three speaker turns in which some speaker speaks twice."""
-    turns = [TURN.match(t) or _STAMPED_TURN.match(t) for t in texts]
+    turns = [TURN.match(t) or _STAMPED_TURN.match(t) or _PERSON_TURN.match(t) for t in texts]
     out: set[int] = set()
     for run in runs([m is not None for m in turns]):
         speakers = [next(filter(None, turns[i].groups())) for i in run]  # a name, "Q" or "A"
