@@ -3063,6 +3063,13 @@ def test_a_text_thread_between_me_and_him_is_the_pasted_input() -> None:
                      "him: whatever\ntell me what each of us could have said better"))
     assert [got[t] for t in got if t.startswith(("me:", "him:"))] == ["D"] * 4, got
 
+
+def test_the_second_of_two_pasted_extracts_is_input_like_the_first() -> None:
+    got = dict(codes("Reconcile these two extracts and list every order where the amounts disagree.\nShopify export:\n"
+                     "order,total,status\n#1001,59.00,paid\n#1002,120.50,refunded\nWarehouse (dw.orders):\n"
+                     "order_id,amount,status\n1001,59.00,paid\n1002,120.50,paid\nOutput a table."))
+    assert got["order_id,amount,status"] == got["1001,59.00,paid"] == got["1002,120.50,paid"] == "D", got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

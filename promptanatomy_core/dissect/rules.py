@@ -242,6 +242,7 @@ class RulesDissector(Dissector):
                     enclosing, mode = None, None
                 continue
             if carry is not None and mode is not E and li not in demos and li not in queries and li not in schema and \
+                    not (carry == {A} and li in material and not consulted) and \
                     (_block_item(first.text) or pasted_below and li not in material and _plain_data(line)) and \
                     not (blank_before[first.index] and first.index - 1 != announcer) and \
                     not (PLACEHOLDER.fullmatch(first.text.strip()) or INPUT_LABEL.match(first.text) and
