@@ -3070,6 +3070,13 @@ def test_the_second_of_two_pasted_extracts_is_input_like_the_first() -> None:
                      "order_id,amount,status\n1001,59.00,paid\n1002,120.50,paid\nOutput a table."))
     assert got["order_id,amount,status"] == got["1001,59.00,paid"] == got["1002,120.50,paid"] == "D", got
 
+
+def test_a_databases_schema_is_no_answer_schema() -> None:
+    got = dict(codes("We're migrating from the legacy MySQL table below to a new Postgres schema.\n"
+                     "Produce a source-to-target mapping.\nReturn JSON matching this schema:"))
+    assert got["We're migrating from the legacy MySQL table below to a new Postgres schema."] == "A", got
+    assert got["Return JSON matching this schema:"] == "O", got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
