@@ -688,6 +688,10 @@ _BARE_QUESTION = _rx(r"(?:^|[?!]\s+)\W*(?:why (?:am|is|are|does|do|did|can't|won
                      r"what(?:'s|’s|s| is) (?:the|a|an|wrong|on|my|\d)|"
                      r"(?:is|are|was|does|did|should|would) (?:this|these|that|"
                      r"it|my|there)\b)[^.!?:]*$")
+#: A question the user typed before more words in lower case, which the splitter keeps in one sentence: "which of
+#: these two dog foods is better for my collie? she's a bit overweight".
+_QUESTION_RUN_ON = _rx(r"^\W*(?:(?:ok|okay|so|hey|hi|quick q\w*)[\s,!-]+)*(?:what|which|how|why|when|where|who|whats|"
+                       r"is|are|does|do|did|can|could|would|should|will)\b[^?]{0,200}\?+\s+[a-z]")
 #: A request after the background it gives: "me and 3 friends rented a cabin, help me figure out who owes who".
 _HELP_ME = _rx(r",\s*(?:pls\s+|please\s+|can you\s+)?help me\s+(?:to\s+)?[a-z]+")
 #: A user pointing at what they paste next: "docker compose keeps failing with this:", "I have a sheet like this:".
@@ -765,6 +769,7 @@ def _own_cues(text: str) -> set[Component]:
         not re.search(r"\b(?:i|my|we|our|this)\b", head, re.I)  # "Why does this job fail?", "Why?": the user's question
     if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical) or \
             _BARE_QUESTION.search(head) or _HELP_ME.search(head) or _SHOWS_THIS.search(head) or \
+            _QUESTION_RUN_ON.match(head) or \
             foreign and languages.DIRECTIVE.search(head):
         found.add(D)
     classes = _SORTS_INTO.match(head)  # the classes a task sorts into are its content, not the answer's form
