@@ -3084,6 +3084,17 @@ def test_a_question_run_on_with_the_users_words_after_it_asks_the_task() -> None
                 "compare them in a small table then tell me which one")
     assert "D" in got[0][1], got
 
+
+def test_the_details_under_entries_compared_are_part_of_them() -> None:
+    got = dict(codes("Which of these two dog foods is better for my old collie?\nFOOD A - Senior Lite\n"
+                     "Protein 22%, Fat 9%\nKcal per 100g: 330\nFOOD B - Grain Free Salmon\nProtein 28%, Fat 15%\n"
+                     "Kcal per 100g: 385\ncompare them in a small table"))
+    assert [got[t] for t in ("Protein 22%, Fat 9%", "Kcal per 100g: 330", "Protein 28%, Fat 15%")] == ["D"] * 3, got
+    consulted = dict(codes("Answer the customer's roaming question.\n### Context\nZone 1 (EU, UK): plan allowance.\n"
+                           "Calls are free.\nZone 2 (USA, Canada): Travel Pass £6 per day.\nPasses are charged daily.\n"
+                           "### Input\n{question}"))
+    assert consulted["Passes are charged daily."] == "A", consulted
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

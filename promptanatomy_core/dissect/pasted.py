@@ -27,17 +27,28 @@ _SCALE_ENTRY = re.compile(r"example|sample|demo|step|stage|phase|level|band|crit
                           r"esempio|exemplo|voorbeeld", re.I)
 
 
-def label_enumerated_entries(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
+def label_enumerated_entries(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                             blank_before: dict[int, bool]) -> None:
     """Entries named by one word and their numbers or letters ("Quote A - …", "Quote B - …") are the items the task
     compares or works through, unless the word names a scale's levels, a method's steps or an answer's parts."""
-    entries: dict[str, list[list[Sent]]] = {}
-    for line in lines:
+    entries: dict[str, list[int]] = {}
+    for li, line in enumerate(lines):
         entry = _ENTRY.match(line[0].text)
         if entry and not _SCALE_ENTRY.match(entry.group(1)):
-            entries.setdefault(entry.group(1).lower(), []).append(line)
-    for entry_lines in entries.values():
-        if len(entry_lines) > 1 and all(labels[m.index] in ({A}, {O}) for line in entry_lines for m in line):
-            labels.update((m.index, {D}) for line in entry_lines for m in line)
+            entries.setdefault(entry.group(1).lower(), []).append(li)
+    for found in entries.values():
+        if len(found) > 1 and all(labels[m.index] in ({A}, {O}) for li in found for m in lines[li]):
+            labels.update((m.index, {D}) for li in found for m in lines[li])
+            if _has_persona(lines, labels) or any(REFERENCE.search(m.text) and (m.text.lstrip().startswith("#") or
+                                                                          m.text.rstrip().endswith(":"))
+                                                  for line in lines[:found[0]] for m in line):
+                continue  # entries the model consults ("### Context" over "Zone 1 (EU, UK): …")
+            for li in found:  # and the lines of details under each ("Protein 22%, Fat 9%", "Kcal per 100g: 330")
+                for detail in lines[li + 1:]:
+                    if blank_before[detail[0].index] or any(labels[m.index] != {A} or m.cues for m in detail) or \
+                            _FIRST_PERSON.match(detail[0].text.lstrip()):
+                        break
+                    labels.update((m.index, {D}) for m in detail)
 
 
 #: An answer option of a multiple-choice question: "(A) 15 m", "B. Phrenic nerve", "c) 42".

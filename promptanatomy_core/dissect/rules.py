@@ -355,7 +355,7 @@ class RulesDissector(Dissector):
             _label_trailing_data(lines, labels)
             _label_named_inputs(lines, labels, blank_before)
         _label_pointed_items(lines, labels, blank_before)
-        label_enumerated_entries(lines, labels)
+        label_enumerated_entries(lines, labels, blank_before)
         label_answer_options(lines, labels, blank_before)
         label_test_cases(lines, labels)
         label_fenced_material(lines, labels)
