@@ -3095,6 +3095,14 @@ def test_the_details_under_entries_compared_are_part_of_them() -> None:
                            "### Input\n{question}"))
     assert consulted["Passes are charged daily."] == "A", consulted
 
+
+def test_a_tools_output_pasted_under_its_name_is_the_input() -> None:
+    got = codes("This query takes 9 seconds and I need it under 200 ms.\nSELECT c.id FROM customers c\nLIMIT 50;\n"
+                "EXPLAIN ANALYZE output:\nLimit  (cost=812340.11..812340.23 rows=50) (actual time=9012.551 loops=1)\n"
+                "->  Sort  (actual time=9012.549..9012.553 rows=50 loops=1)\nSuggest index changes.")
+    assert [code for _, code in got[3:6]] == ["D", "D", "D"], got
+    assert dict(codes("Summarise the ticket.\nExpected output:\nA one-line summary."))["Expected output:"] == "O"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

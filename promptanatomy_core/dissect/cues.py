@@ -569,6 +569,8 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
          r"summari[sz]e|check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|"
          r"proofread)\s*:?\s*$"), D),
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
+    (_rx(r"^\W*(?!(?:your|the|final|expected|desired|required|json|csv|markdown|yaml|xml|then|rules for the)\b)"
+         r"(?:[\w().-]+ ){1,3}output\s*:\s*$"), D),  # "EXPLAIN ANALYZE output:", "Plan output:": what was pasted
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)(?!s\W*$)|^\W*form\W*$|"
          r"^\W*(?:use this |the )?template\W*$|"
          r"\bfields? notes\b|\bnotes on (?:the )?fields\b|\bfield (?:descriptions|rules|definitions)\b"), O),
