@@ -3103,6 +3103,13 @@ def test_a_tools_output_pasted_under_its_name_is_the_input() -> None:
     assert [code for _, code in got[3:6]] == ["D", "D", "D"], got
     assert dict(codes("Summarise the ticket.\nExpected output:\nA one-line summary."))["Expected output:"] == "O"
 
+
+def test_a_pasted_json_file_with_filled_nested_objects_is_no_schema() -> None:
+    got = codes("I maintain a CLI called tidyjson.\nWrite the Installation section.\nHere's the package.json:\n{\n"
+                "\"name\": \"tidyjson\",\n\"bin\": { \"tidyjson\": \"./bin/tidyjson.js\" },\n"
+                "\"engines\": { \"node\": \">=18\" }\n}\nCover npm global install.")
+    assert [code for _, code in got[3:8]] == ["D"] * 5, got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -157,7 +157,7 @@ def _json_blocks(texts: Sequence[str]) -> Iterator[range]:
 #: A field of a JSON schema sketch: a key whose value is a type ("invoice_number": string, "due": "YYYY-MM-DD" | null)
 #: or a slot the model fills (guidance's "name": "{{gen 'name'}}").
 _TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\[?\s*\"?(?:string|number|integer|int|float|boolean|bool|null|array|"
-                          r"object|date|datetime|YYYY-MM-DD)\b|\[?\{|\"?\{\{~?\s*(?:gen|select)\b|"
+                          r"object|date|datetime|YYYY-MM-DD)\b|\[?\{\s*$|\"?\{\{~?\s*(?:gen|select)\b|"
                           r"\"[^\"]*\"\s*\|\s*\")")  # a list of a type ("[string]"), a choice ("green" | "amber")
 
 
