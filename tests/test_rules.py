@@ -3110,6 +3110,13 @@ def test_a_pasted_json_file_with_filled_nested_objects_is_no_schema() -> None:
                 "\"engines\": { \"node\": \">=18\" }\n}\nCover npm global install.")
     assert [code for _, code in got[3:8]] == ["D"] * 5, got
 
+
+def test_an_assignment_in_pasted_code_is_no_scale_the_model_consults() -> None:
+    got = codes("Can you explain what this module does?\ndefmodule RateLimiter do\nuse GenServer\n"
+                "def handle_call({:allow, key}, _from, state) do\nn = Map.get(state.counts, key, 0)\n"
+                "{:reply, true, state}\nend\nend\nAlso tell me if there's a bottleneck here.")
+    assert [code for _, code in got[1:8]] == ["D"] * 7, got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -337,7 +337,8 @@ _FIRST_PERSON = re.compile(r"\b(?:i|my|our|we|me)\b|\bi'(?:m|ve)\b", re.I)
 _FAILURE = re.compile(r"error|exception|panic|fatal|traceback|failed|failure", re.I)
 #: What marks a block as consulted rather than pasted to work on: a table's or a function's spec, an XML section's
 #: tag, a scale's levels ("4 = Exceeds the standard").
-_CONSULTED_BLOCK = re.compile(_FENCED_REFERENCE.pattern + r"|^\s*</?[\w-]+>\s*$|^\s*\S{1,4}\s*=\s+[A-Za-z]|"
+_CONSULTED_BLOCK = re.compile(_FENCED_REFERENCE.pattern + r"|^\s*</?[\w-]+>\s*$|"
+                              r"^\s*\S{1,4}\s*=\s+[A-Za-z][a-z]*(?:\s|,|$)|"
                               r"\b\d\s*=\s*[A-Za-z]+(?: [a-z]+){0,3},|"
                               r"^\W*\w+\((?:\w+,\s*){2,}\w+\)\s*$", re.I | re.M)  # …, a table: "orders(id, …)"
 #: The words of a user pointing at what they paste: "log:", "this query", "the plan output".
