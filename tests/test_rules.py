@@ -3117,6 +3117,15 @@ def test_an_assignment_in_pasted_code_is_no_scale_the_model_consults() -> None:
                 "{:reply, true, state}\nend\nend\nAlso tell me if there's a bottleneck here.")
     assert [code for _, code in got[1:8]] == ["D"] * 7, got
 
+
+def test_a_terraform_error_framed_in_box_drawing_is_the_input() -> None:
+    got = codes("terraform plan fails with:\n\n│ Error: Invalid for_each argument\n│\n│   on main.tf line 38:\n"
+                "│   38:   for_each = toset(var.names)\n│\n"
+                "│ The \"for_each\" set includes values derived from resource attributes that cannot be determined "
+                "until apply.\n\nrelevant bit:\n\nresource \"aws_acm\" \"this\" {\n  domain_name = var.domain\n}\n\n"
+                "I know -target would work but this runs in CI.\nHow do people usually write this?")
+    assert [code for _, code in got[:3]] == ["D"] * 3, got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

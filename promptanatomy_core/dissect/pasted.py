@@ -321,7 +321,7 @@ _SHELL = (r"^\s*(?:\$\s+)?(?-i:#!/|cd\s+[~./\w-]*/|git\s+(?:pull|push|clone|chec
           r"chmod\s+\S|mkdir\s+\S|source\s+\S|export\s+[A-Z_]+=)")
 #: A line that reads as code, config or a log rather than prose: code punctuation, an indented line, a bare key
 #: ("services:") or a key with a one-word value ("image: postgres:16").
-_CODE_LIKE = re.compile(r"[{}\[\]<>|@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|->|::|\s=\s|^\s{2,}(?![-*•] )\S|"
+_CODE_LIKE = re.compile(r"[{}\[\]<>|│@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|<-|->|::|\s=\s|^\s{2,}(?![-*•] )\S|"
                         r"^\s*-?\s*[\w.-]+:(?:\s+\S+)?\s*$|^\s*(?-i:SELECT|FROM|WHERE|AND|OR|ORDER BY|GROUP BY|"
                         r"HAVING|LIMIT|(?:LEFT |INNER )?JOIN|UNION|WITH|INSERT|UPDATE|DELETE)\b|"
                         r"^\s*(?:[\w.]*(?:Error|Exception)\b|(?:fatal |uncaught )?(?:error|panic)\b|warning\b)[^:]{0,40}:|"
