@@ -3126,6 +3126,11 @@ def test_a_terraform_error_framed_in_box_drawing_is_the_input() -> None:
                 "I know -target would work but this runs in CI.\nHow do people usually write this?")
     assert [code for _, code in got[:3]] == ["D"] * 3, got
 
+
+def test_introducing_my_own_draft_about_a_topic_introduces_the_input() -> None:
+    assert cues_of("Here's my draft op-ed about the council's plan to close two libraries.") == {Component.DIRECTIVE}
+    assert cues_of("Here is some background about the company:") == {Component.ADDITIONAL_INFORMATION}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

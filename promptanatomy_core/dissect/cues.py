@@ -719,6 +719,11 @@ def _introduces(text: str, foreign: bool) -> bool:
 FORM_SLOT = re.compile(r"\{\{?\s*\w*(?:format|schema)\w*\s*\}\}?", re.I)
 
 
+#: The user's own material named in the task ("proofread my email"): it follows, with no cue of its own.
+MY_MATERIAL = re.compile(r"\bmy (?:email|e-mail|message|text|essay|letter|code|draft|paragraph|cv|resume|résumé|post|"
+                          r"story|poem)\b", re.I)
+
+
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
     found = _own_cues(text)
@@ -760,7 +765,8 @@ def _own_cues(text: str) -> set[Component]:
         return {R, D}  # "As a UX researcher, group these interview snippets into themes."
     foreign = languages.foreign(head)  # worth trying the patterns of other languages
     if _introduces(head, foreign) and not EXAMPLE_START.search(head):
-        return {A} if REFERENCE.search(head) or re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
+        return {A} if REFERENCE.search(head) and not MY_MATERIAL.search(head) or \
+            re.search(r"\b(?:rules|guidelines|constraints|facts)\b", head, re.I) \
             or _WILL_GET.match(head) and not head.rstrip().endswith(":") else {D}
     found: set[Component] = set()
     if ROLE.search(head) or NAMED_PERSONA.match(head):

@@ -28,8 +28,8 @@ from dataclasses import replace
 from ..types import Component, Dissection, Sentence
 from . import languages
 from .base import Dissector, register
-from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, CONDITIONS_BELOW, D, DATA_ROW,
-                   DIRECTIVE, E, FILE_LABEL, FOR_CONTEXT, FORM_SLOT, HEADING, INFO, INPUT_LABEL, NAMED_PERSONA, O,
+from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, CONDITIONS_BELOW, D, DATA_ROW, DIRECTIVE,
+                   E, FILE_LABEL, FOR_CONTEXT, FORM_SLOT, HEADING, INFO, INPUT_LABEL, MY_MATERIAL, NAMED_PERSONA, O,
                    OPEN_SLOT, OPENING_TAG, PLACEHOLDER, PROHIBITION, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW,
                    TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic, is_imperative, key_value,
                    opens_material, title_component, without_chat_markers)
@@ -603,9 +603,6 @@ def _ensure_task(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> 
 
 #: The same in Chinese and Japanese ("下面这封邮件", "以下のメール"), where words have no boundaries to match.
 _CJK_POINTER = re.compile(r"下面|以下|如下|下記|次の|这封|這封|这段|這段|この")
-#: The user's own material named in the task ("proofread my email"): it follows, with no cue of its own.
-_MY_MATERIAL = re.compile(r"\bmy (?:email|e-mail|message|text|essay|letter|code|draft|paragraph|cv|resume|résumé|post|"
-                          r"story|poem)\b", re.I)
 
 
 def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
@@ -634,7 +631,7 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
     trailing = [m for line in lines[start:end] for m in line]
     earlier = [m for line in lines[:start] for m in line]
     pointed = any(D in labels[m.index] and (POINTER.search(m.text) or _CJK_POINTER.search(m.text) or
-                                            _MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing))
+                                            MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing))
                   for m in earlier) or \
         bool(earlier) and _announced(earlier[-1], labels) == {D}  # "Translate …, keep the tags as they are:"
     if trailing and (slot or pointed):
@@ -667,7 +664,7 @@ def _label_pasted_paragraph(lines: list[list[Sent]], labels: dict[int, set[Compo
         if end == len(lines) or _ABOUT_ME.match(first.text) or HEADING.match(first.text) or first.reference or \
                 key_value(first.text) or re.match(r"\s*(?:[-*•]|\d+[.)])\s|\w[\w ]{0,20}\s=\s", first.text):
             continue  # a heading, a list, a field ("About me: …", "Audience = …") or a slot is no pasted paragraph
-        points = any(POINTER.search(m.text) or _MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text) or
+        points = any(POINTER.search(m.text) or MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text) or
                      _CJK_POINTER.search(m.text) for m in before)
         block = [m for line in lines[li:end] for m in line]
         if end > li + 1:  # several lines: only what the task points at by name ("these references", not "these tools")
