@@ -3131,6 +3131,14 @@ def test_introducing_my_own_draft_about_a_topic_introduces_the_input() -> None:
     assert cues_of("Here's my draft op-ed about the council's plan to close two libraries.") == {Component.DIRECTIVE}
     assert cues_of("Here is some background about the company:") == {Component.ADDITIONAL_INFORMATION}
 
+
+def test_a_numbered_list_in_an_examples_reply_stays_in_the_example() -> None:
+    got = codes("You are Fern, a houseplant expert.\nExamples:\nSubscriber: my calathea leaves are crispy\n"
+                "Fern: Crispy edges usually mean the air is too dry.\n1. Switch to filtered or rain water.\n"
+                "2. Group it with other plants for humidity.\n3. Trim the crispy bits with clean scissors.\n"
+                "Subscriber: {subscriber_message}\nFern:")
+    assert [code for _, code in got[4:7]] == ["E"] * 3, got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

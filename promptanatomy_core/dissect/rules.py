@@ -384,6 +384,9 @@ class RulesDissector(Dissector):
     def _ends_examples(first: Sent, line: list[Sent], li: int, lines: list[list[Sent]],
                        blank_before: dict[int, bool]) -> bool:
         """Whether ``line`` leaves an example block: a new instruction, the open query, or a new section."""
+        number, above = _NUMBERED.match(first.text), _NUMBERED.match(lines[li - 1][0].text) if li else None
+        if number and above and int(number[1]) == int(above[1]) + 1 and not blank_before[first.index]:
+            return False  # "2. Group it with other plants …" under "1. Switch to filtered water.": the same answer
         next_is_slot = li + 1 < len(lines) and PLACEHOLDER.fullmatch(lines[li + 1][0].text.strip("\"'“” "))
         if PLACEHOLDER.search(first.text) or (first.input_label and (li == len(lines) - 1 or next_is_slot or
                                                                      first.text.lstrip().startswith("#"))):
@@ -443,6 +446,8 @@ class RulesDissector(Dissector):
             previous = got
 
 
+#: A numbered item: "2. Check the roots …".
+_NUMBERED = re.compile(r"^\s*(\d{1,2})[.)]\s")
 #: The people the persona serves, as the subject: "Passengers reach you after …", "Callers are often driving …".
 _USERS_SUBJECT = re.compile(r"^\W*(?:the\s+|our\s+|most\s+)?(?:users?|customers?|clients?|patients?|students?|"
                             r"passengers?|callers?|guests?|members?|employees?|engineers?|developers?|residents?|"
