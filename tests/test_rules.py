@@ -3139,6 +3139,13 @@ def test_a_numbered_list_in_an_examples_reply_stays_in_the_example() -> None:
                 "Subscriber: {subscriber_message}\nFern:")
     assert [code for _, code in got[4:7]] == ["E"] * 3, got
 
+
+@pytest.mark.parametrize("text", ["Considera anche il tempo per arrivare in aeroporto e i bagagli.",
+                                  "Bedenk drie korte koppen voor dit bericht.",
+                                  "Inventa 4 brincadeiras com tema de piratas."])
+def test_more_task_verbs_in_the_imperative_in_other_languages(text: str) -> None:
+    assert Component.DIRECTIVE in cues_of(text)
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

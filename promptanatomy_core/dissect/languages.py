@@ -111,7 +111,10 @@ _IMPERATIVES = (
     "quita quite agrega agregue mejora mejore adapta simplifica simplifique empieza empiece escríbelo hazlo dímelo "
     "cria sugere lê põe adiciona acrescenta transforma converte melhora mostra mostre reescreve inclui "
     "leggi metti inserisci raggruppa suddividi trasforma converti semplifica migliora proponi consiglia rendi "
-    "zet lees voeg zorg eindig"
+    "zet lees voeg zorg eindig "
+    # to think of, weigh, collect or check something: "Considera anche il tempo …", "Bedenk drie korte koppen …"
+    "imagine imaginez invente inventez considère considérez überlege überleg considera inventa imagina piensa "
+    "comprueba verifica raccogli illustra evidenzia controlla elabora immagina bedenk verzin"
 ).split()
 
 #: Imperatives that ask for the reply's form rather than a task ("Réponds uniquement …", "Dame la lista …").
