@@ -3146,6 +3146,18 @@ def test_a_numbered_list_in_an_examples_reply_stays_in_the_example() -> None:
 def test_more_task_verbs_in_the_imperative_in_other_languages(text: str) -> None:
     assert Component.DIRECTIVE in cues_of(text)
 
+
+@pytest.mark.parametrize("text", ["Die Mail soll ihr für die Zeit danken und nach dem Einverständnis fragen.",
+                                  "La fiaba deve avere una morale sull'umiltà.",
+                                  "Le courrier doit reprendre le motif de consultation et la conclusion.",
+                                  "El correo debe mencionar el reembolso."])
+def test_what_the_artefact_must_do_in_other_languages_is_the_task(text: str) -> None:
+    assert cues_of(text) == {Component.DIRECTIVE}
+
+
+def test_the_length_an_artefact_must_have_in_another_language_stays_form() -> None:
+    assert cues_of("O texto deve ter no máximo 100 palavras.") == {Component.OUTPUT_FORMATTING}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
