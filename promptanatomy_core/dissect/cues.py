@@ -843,6 +843,8 @@ def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
             return {D}
         if re.search(r",\s*ensuring\s+that\b", text, re.I):
             return {D, A}  # the task, with a constraint on it
+        if re.match(r"^\W*it should\b", text, re.I) and _ARTEFACT_SPEC_RX.match(text):
+            return {D}  # "It should make the audience almost sympathise with her.": what the piece must do
         return {A} if INFO.match(text) or foreign and languages.CONDITION.match(text) else {D}
     return cues
 
