@@ -3163,6 +3163,13 @@ def test_what_the_piece_should_do_is_the_task() -> None:
     assert cues_of("It should make the audience almost sympathise with her.") == {Component.DIRECTIVE}
     assert cues_of("It should be 200-250 words, written in the third person.") == {Component.OUTPUT_FORMATTING}
 
+
+def test_what_each_part_of_the_piece_needs_is_the_task() -> None:
+    assert cues_of("Each region needs a name, a climate, one dominant culture and a key resource.") == \
+        {Component.DIRECTIVE}
+    assert cues_of("Each email needs a subject line under 6 words and a body under 90 words.") == \
+        {Component.OUTPUT_FORMATTING}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -126,9 +126,10 @@ _ARTEFACT_SPEC = (r"^\W*(?:(?:it|they|at least \w+|some)\s+(?=should|must|has|ha
                   r"person|parent|visitor|assistant|agent|model|bot|contestant|player|participant|candidate|applicant|"
                   r"developer|programmer|author|writer|child|children|kid)s?\b)"
                   r"(?:[\w-]+\s+){0,2}?"
+                  r"(?:needs?\s+(?:a|an|one|two|three|\d+|its own|their own)\s|"  # "Each region needs a name, …"
                   r"(?:should|must|has to|have to|needs to|need to)(?:\s*:\s*$|\s+(?:also\s+)?(?:be about\b|"
                   r"(?!(?:be|not|never|only|use|sound|start|end|begin|stay|follow|fit|read|take|see|validate|look|feel|"
-                  r"match|avoid|go|appear|say)\b)[a-z]{3,}))")  # and "The script should:" above its steps
+                  r"match|avoid|go|appear|say)\b)[a-z]{3,})))")  # and "The script should:" above its steps
 #: A want after what the user says of themselves: "I'm applying for the job below and need a cover letter."
 _AND_NEED = (r"\b(?:i|we)\b[^.;]{0,120}?\b(?:and|so)\s+(?:i\s+|we\s+)?need\s+(?:an?|some|\d+)\s+"
              r"(?!(?:lot|bit|little|few)\b)")
