@@ -3170,6 +3170,13 @@ def test_what_each_part_of_the_piece_needs_is_the_task() -> None:
     assert cues_of("Each email needs a subject line under 6 words and a body under 90 words.") == \
         {Component.OUTPUT_FORMATTING}
 
+
+@pytest.mark.parametrize("text", ["rhyming, 4 or 5 short verses, nothing too long",
+                                  "Rhyming is fine but doesn't have to.", "nothing too cheesy pls, and it should rhyme",
+                                  "Some rhymes are good, but slant rhymes are fine."])
+def test_rhyming_asked_of_the_answer_is_its_form(text: str) -> None:
+    assert Component.OUTPUT_FORMATTING in cues_of(text)
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
