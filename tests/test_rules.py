@@ -3177,6 +3177,12 @@ def test_what_each_part_of_the_piece_needs_is_the_task() -> None:
 def test_rhyming_asked_of_the_answer_is_its_form(text: str) -> None:
     assert Component.OUTPUT_FORMATTING in cues_of(text)
 
+
+@pytest.mark.parametrize("text", ["At the end, give me one small exercise to check I understood.",
+                                  "Every fifth message, give me a quick recap of the words I keep getting wrong."])
+def test_an_instruction_after_when_it_applies_is_still_an_instruction(text: str) -> None:
+    assert is_imperative(text)
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

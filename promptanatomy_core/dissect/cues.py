@@ -228,7 +228,8 @@ _IMPERATIVE_NEXT = re.compile(r"^(?:the|a|an|this|that|these|those|each|every|al
 
 def is_imperative(text: str) -> bool:
     """True if ``text`` opens with a verb in the imperative ("Narrate the next scene", "Leave a key empty")."""
-    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every)\b[^,.]{0,80},\s*)?(?:(?i:please|"
+    m = re.match(r"^[\s>*\-•#\d.)(]*(?:(?i:after|once|before|for each|for every|at the (?:end|start|beginning|top|"
+                 r"bottom)|every)\b[^,.]{0,80},\s*)?(?:(?i:please|"
                  r"kindly|now|then|also|first|finally|next|always|never|do not|don't|just|instead),?\s+)?"
                  r"([A-Za-z][a-z\-]+)(?:[ ,:]+(.*))?$", text, re.S)
     if not m or m.group(1).lower() not in _IMPERATIVE_VERBS or \
