@@ -3183,6 +3183,12 @@ def test_rhyming_asked_of_the_answer_is_its_form(text: str) -> None:
 def test_an_instruction_after_when_it_applies_is_still_an_instruction(text: str) -> None:
     assert is_imperative(text)
 
+
+def test_whom_the_model_is_assisting_is_the_setting() -> None:
+    got = codes("You are assisting the audit team on the FY2024 audit of Marlow Foods Ltd.\n"
+                "Review the journal entries below and flag unusual ones.")
+    assert [code for _, code in got] == ["A", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

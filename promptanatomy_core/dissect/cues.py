@@ -161,7 +161,7 @@ DIRECTIVE = Folded(
     r"|i(?:\s+(?:want|need|would like)|'d like)\s+(?:to\s+)?know\b|" + _MAKE_THIS_SOUND
     + r"|you(?:'re| are)\s+(?:now\s+)?(?:grading|reviewing|evaluating|judging|scoring|rating|marking|checking|"
     r"screening|triaging|moderating|classifying|labell?ing|tagging|extracting|summari[sz]ing|translating|drafting|"
-    r"writing|answering|helping|assisting|editing|proofreading|auditing|comparing)\b"
+    r"writing|answering|helping|editing|proofreading|auditing|comparing)\b"
     r"|(?:the|this)\s+(?:assistant|model|bot|chatbot|agent|ai|system)\s+(?:should|must|will|is to|needs to)\s+"
     r"(?:" + _TASK_VERBS + r")\b|(?:goal|task|objective|mission|your job)\s*:\s*(?:" + _TASK_VERBS + r")\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
