@@ -3189,6 +3189,12 @@ def test_whom_the_model_is_assisting_is_the_setting() -> None:
                 "Review the journal entries below and flag unusual ones.")
     assert [code for _, code in got] == ["A", "D"], got
 
+
+def test_scaling_a_recipe_is_the_task_and_a_rating_scale_is_form() -> None:
+    assert cues_of("Scale this recipe from 4 servings to 10 and convert everything to metric.") == {Component.DIRECTIVE}
+    assert Component.OUTPUT_FORMATTING in cues_of("Rate the answer on a scale from 1 to 5.")
+    assert dict(codes("# Scale\n5 = excellent; 1 = poor"))["# Scale"] != "D"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

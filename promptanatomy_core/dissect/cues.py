@@ -183,7 +183,8 @@ DIRECTIVE = Folded(
     r"(?:below|attached)\b|"  # the input's arrival: "A resident has sent the message below through …"
     r"^\W*(?:please\s+)?(?:go|read|look|work)\s+(?:through|over)\s+(?:each|every|all|the|these|my|this)\b|"
     r"^\W*for (?:each|every)\s+(?:[\w-]+\s+){0,3}?(?:suggest|give|write|list|explain|add|provide|rate|score|"
-    r"propose|identify|note|mark)\b"  # "For each flagged item suggest a revised version."
+    r"propose|identify|note|mark)\b|"  # "For each flagged item suggest a revised version."
+    r"^\W*(?:please\s+)?scale\s+(?:this|the|my|our|it|these|them|up|down)\b"  # "Scale this recipe from 4 to 10 …"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
@@ -418,7 +419,7 @@ OUTPUT = Folded(
     r"\bin\s+<\w+>\s*tags?\b|"
     r"like i'?m (?:five|5|a (?:child|kid))|\beli5\b|so (?:that )?an? \d+-year-old\b|"
     r"for a (?:general|lay|non-technical) audience|\b(?:score|rating|"
-    r"scale)\b[^.]{0,40}\bfrom\s+\d+\b[^.]{0,30}\bto\s+\d|"
+    r"scale(?!\s+(?:this|it|that|these|the|my|our|up|down)\b))\b[^.]{0,40}\bfrom\s+\d+\b[^.]{0,30}\bto\s+\d|"
     r"\b(?:number|letter|label|word|score) only\b|\bin (?:its|their|the) original language\b|"
     r"\b(?:be|set (?:it |them )?to|return|use)\s+(?:null|an empty (?:array|list|string|object))\b|"
     r"\b(?:reply|respond|answer|say)(?: exactly)?\s*:\s*[\"“]|"
