@@ -3195,6 +3195,12 @@ def test_scaling_a_recipe_is_the_task_and_a_rating_scale_is_form() -> None:
     assert Component.OUTPUT_FORMATTING in cues_of("Rate the answer on a scale from 1 to 5.")
     assert dict(codes("# Scale\n5 = excellent; 1 = poor"))["# Scale"] != "D"
 
+
+def test_where_a_story_opens_is_its_content_and_how_an_answer_opens_is_form() -> None:
+    assert cues_of("Begin the game with the player waking up in a cryo pod.") == {Component.DIRECTIVE}
+    assert cues_of("Start with Ada arriving at the Blue Heron at midnight.") == {Component.DIRECTIVE}
+    assert cues_of("Start with a one-line verdict: APPROVE or REJECT.") == {Component.OUTPUT_FORMATTING}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -295,6 +295,11 @@ _FORM_AS_TOPIC = _rx(r"\b(?:style|formatting|format|length|tone|politeness|white
                      r"\b(?:ignore|comment on|flag|nitpick)\s+(?:\w+\s+){0,2}?(?:formatting|style|whitespace)\b")
 
 
+#: Where a story or a game opens, which is its content: "Start with Ada arriving at the Blue Heron", "Begin the game
+#: with the player waking up in a cryo pod".
+_STORY_START = r"(?!\s+the (?:player|party|hero|heroes|characters?|group|detective)\s+\w+ing\b)"
+#: The same opening on a character named ("Start with Ada arriving at the Blue Heron"), which needs the case.
+_NAMED_STORY_START = re.compile(r"^\W*(?i:start|begin|open)\s+(?i:the \w+\s+)?(?i:with)\s+[A-Z][a-z]+\s+\w+ing\b")
 #: A size counted in the answer's units: "under a page", "to three items max", "a maximum of 6 phrases".
 _SIZE = (r".*\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|single)(?:\s+[\w-]+)?\s+"
          r"(?:pages?|lines?|items?|bullets?|paragraphs?|characters?|phrases?|points?)\b|.*\bmax(?:imum)?\b")
@@ -358,7 +363,8 @@ OUTPUT = Folded(
     r"preamble)|comments? explaining|"
     r"(?:start|begin|end|sign|close|finish|conclude)\s+(?:your|the|every|each)?\s*"
     r"(?:answer|response|reply|email|letter)?\s*"
-    r"(?:with|off)\b|sign (?:off|the)|title\b(?!\s+(?:for|of)\b|\s*=)|headings?\b|wrap\b|enclose\b|"
+    r"(?:with|off)\b" + _STORY_START + r"|"
+    r"sign (?:off|the)|title\b(?!\s+(?:for|of)\b|\s*=)|headings?\b|wrap\b|enclose\b|"
     r"schema\b(?<!database schema)(?<!postgresql schema)(?<!postgres schema)(?<!sql schema)(?<!mysql schema)"
     r"(?<!bigquery schema)(?<!db schema)(?<!\.schema)(?<!warehouse schema)(?<!given schema)"
     r"(?!\s+(?:of|change|changes|migration)\b|\.\w)|"  # not a database's: "a new Postgres schema"
@@ -371,7 +377,7 @@ OUTPUT = Folded(
     r"second person|present tense|past tense|latex\b|\bin\s+(?:british|american|us|uk|brazilian|european|canadian)\s+"
     r"(?:english|portuguese|spanish|french)\b|\bmax(?:imum)?\.?\s+\d+\s*(?:characters|chars|words)\b|"
     r"^\W*(?:vibe|tone|style|voice|register)\s*[=:]|(?:start|begin|end|finish|close)\s+(?:your|the|every|"
-    r"each)\s+\w+\s+with\b|"
+    r"each)\s+\w+\s+with\b" + _STORY_START + r"|"
     r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|"
     r"^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct|sentences?|words|lines|paragraphs?)\b|"
     r"^\W*(?:start|begin|end|finish|close|open)\s+(?:every|each|all|your|the first)\s+(?:\w+\s+)?(?:reply|replies|"
@@ -799,6 +805,8 @@ def _own_cues(text: str) -> set[Component]:
         found = (found - {O}) | {A}  # "Only answer questions about Acme products.": the scope, a rule
     if O in found and not foreign and PROHIBITION.match(head) and not _FORM_WORDS.search(head):
         found = (found - {O}) | {A}  # "Don't explain the mystery yet.", "Do not change the author's style": a rule
+    if O in found and _NAMED_STORY_START.match(head):
+        found = (found - {O}) | {D}
     if _CONDITIONAL_CONVENTION.match(head):
         found = (found - {A, D}) | {O}  # "If the amount is not stated, set estimated_amount to null.": a convention
     if O in found and re.match(r"^\W*(?:why|how come)\b", head, re.I) and QUESTION.search(head):
