@@ -3201,6 +3201,11 @@ def test_where_a_story_opens_is_its_content_and_how_an_answer_opens_is_form() ->
     assert cues_of("Start with Ada arriving at the Blue Heron at midnight.") == {Component.DIRECTIVE}
     assert cues_of("Start with a one-line verdict: APPROVE or REJECT.") == {Component.OUTPUT_FORMATTING}
 
+
+def test_names_a_translation_keeps_in_english_are_a_rule() -> None:
+    assert cues_of("Keep product and vendor names (Navan, FlowDesk) in English.") == {Component.ADDITIONAL_INFORMATION}
+    assert Component.OUTPUT_FORMATTING in cues_of("Keep the job title in English in brackets after the Arabic.")
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -295,6 +295,9 @@ _FORM_AS_TOPIC = _rx(r"\b(?:style|formatting|format|length|tone|politeness|white
                      r"\b(?:ignore|comment on|flag|nitpick)\s+(?:\w+\s+){0,2}?(?:formatting|style|whitespace)\b")
 
 
+#: Names a translation leaves in English: "Keep product and vendor names (Navan, FlowDesk) in English.", "Ignore product
+#: names that will stay in English".
+_NAMES_UNTRANSLATED = _rx(r"^\W*(?:keep|leave|ignore)\b[^.]{0,40}\bnames?\b[^.]{0,60}\bin english\b")
 #: Where a story or a game opens, which is its content: "Start with Ada arriving at the Blue Heron", "Begin the game
 #: with the player waking up in a cryo pod".
 _STORY_START = r"(?!\s+the (?:player|party|hero|heroes|characters?|group|detective)\s+\w+ing\b)"
@@ -805,6 +808,8 @@ def _own_cues(text: str) -> set[Component]:
         found = (found - {O}) | {A}  # "Only answer questions about Acme products.": the scope, a rule
     if O in found and not foreign and PROHIBITION.match(head) and not _FORM_WORDS.search(head):
         found = (found - {O}) | {A}  # "Don't explain the mystery yet.", "Do not change the author's style": a rule
+    if O in found and _NAMES_UNTRANSLATED.match(head):
+        found = (found - {O, D}) | {A}  # "Keep product names (CloudVault, SyncPro) in English.": what not to translate
     if O in found and _NAMED_STORY_START.match(head):
         found = (found - {O}) | {D}
     if _CONDITIONAL_CONVENTION.match(head):
