@@ -3206,6 +3206,12 @@ def test_names_a_translation_keeps_in_english_are_a_rule() -> None:
     assert cues_of("Keep product and vendor names (Navan, FlowDesk) in English.") == {Component.ADDITIONAL_INFORMATION}
     assert Component.OUTPUT_FORMATTING in cues_of("Keep the job title in English in brackets after the Arabic.")
 
+
+@pytest.mark.parametrize("text", ["what does this formula do", "regex to pull the 5 digit zip out of an address column",
+                                  "regex for uk postcodes pls, needs to work in javascript"])
+def test_a_bare_request_for_a_pattern_or_a_bare_question_is_the_task(text: str) -> None:
+    assert Component.DIRECTIVE in cues_of(text)
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -184,7 +184,9 @@ DIRECTIVE = Folded(
     r"^\W*(?:please\s+)?(?:go|read|look|work)\s+(?:through|over)\s+(?:each|every|all|the|these|my|this)\b|"
     r"^\W*for (?:each|every)\s+(?:[\w-]+\s+){0,3}?(?:suggest|give|write|list|explain|add|provide|rate|score|"
     r"propose|identify|note|mark)\b|"  # "For each flagged item suggest a revised version."
-    r"^\W*(?:please\s+)?scale\s+(?:this|the|my|our|it|these|them|up|down)\b"  # "Scale this recipe from 4 to 10 …"
+    r"^\W*(?:please\s+)?scale\s+(?:this|the|my|our|it|these|them|up|down)\b|"  # "Scale this recipe from 4 to 10 …"
+    r"^\W*(?:an?\s+)?(?:regex|regular expression|formula|one-liner|cron expression|sql query|bash script)\s+(?:to|for|"
+    r"that)\s"  # "regex to pull the 5 digit zip out of …", "regex for uk postcodes pls"
 )
 #: Common verbs in the imperative; a sentence opening with one, followed by an object or a particle, is an instruction.
 _IMPERATIVE_VERBS = frozenset("""
@@ -701,6 +703,7 @@ def without_chat_markers(text: str) -> str:
 _BARE_QUESTION = _rx(r"(?:^|[?!]\s+)\W*(?:why (?:am|is|are|does|do|did|can't|won't|isn't|doesn't) |"
                      r"how (?:do|can|should) (?:i|we) |what (?:am|are|do|should|can) (?:i|we) |"
                      r"what(?:'s|’s|s| is) (?:the|a|an|wrong|on|my|\d)|"
+                     r"what (?:does|do|did) (?:this|that|these|it|my)\b|"
                      r"(?:is|are|was|does|did|should|would) (?:this|these|that|"
                      r"it|my|there)\b)[^.!?:]*$")
 #: A question the user typed before more words in lower case, which the splitter keeps in one sentence: "which of
