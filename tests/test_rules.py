@@ -3212,6 +3212,15 @@ def test_names_a_translation_keeps_in_english_are_a_rule() -> None:
 def test_a_bare_request_for_a_pattern_or_a_bare_question_is_the_task(text: str) -> None:
     assert Component.DIRECTIVE in cues_of(text)
 
+
+def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
+    got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
+                "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"
+                "Kind regards,\nFresh Fields\n---\n\nDraft a reply pushing back on the timing.")
+    assert got[1][1] == "D", got
+    kept = codes("You are a support bot.\nOur plans are listed here:\nBasic: $5\nPro: $10\nAnswer the question.")
+    assert kept[1][1] == "A", kept
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

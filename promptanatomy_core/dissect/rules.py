@@ -806,6 +806,10 @@ def _label_material_labels(lines: list[list[Sent]], labels: dict[int, set[Compon
                 not (names_consulted(text) or _PERSON_TAG.search(text) or _CONSULTED_LABEL.search(text) or
                      persona and re.search(r"\bdetails\b", text, re.I)):
             labels[line[0].index] = {D}
+        elif not persona and line[-1].text.rstrip().endswith(":") and labels[line[-1].index] == {A} and \
+                not line[-1].reference and not line[-1].cues - {A} and not names_consulted(line[-1].text) and \
+                all(labels[m.index] == {D} and not m.cues for m in below):  # "Our produce supplier just sent this:"
+            labels[line[-1].index] = {D}
 
 
 def _label_asides(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
