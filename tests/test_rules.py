@@ -3221,6 +3221,12 @@ def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     kept = codes("You are a support bot.\nOur plans are listed here:\nBasic: $5\nPro: $10\nAnswer the question.")
     assert kept[1][1] == "A", kept
 
+
+@pytest.mark.parametrize("text", ["just give me the steps, short pls", "Just send the fixed code.",
+                                  "Just give the region and the number."])
+def test_just_give_me_asks_for_a_bare_answer(text: str) -> None:
+    assert cues_of(text) == {Component.OUTPUT_FORMATTING}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

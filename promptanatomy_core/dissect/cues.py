@@ -323,6 +323,7 @@ OUTPUT = Folded(
     r"^\W*(?:do not|don't|never|avoid)\s+(?:(?:use|using|include|including|add|adding|put|list)\s+)?(?:any\s+)?"
     r"(?:more than \w+ )?(?:exclamation marks?|emojis?|hashtags?|markdown|bullet points?|bullets|headings?|headers?|"
     r"tables?|code|preamble|greetings?|sign-?offs?|numbering|anything (?:else|after|before)|requirements)\b|"
+    r"^\W*just (?:give|send|list|show|write|return|paste|tell me (?!what|why|how|whether|which|if))\b|"  # bare
     r"^\W*(?:just|only) the (?:names?|numbers?|code|answer|list|json|sql|query|result|table|translation|"
     r"formula|command|regex)\b|\bat most \d+ (?:rows|columns|items|bullets|options|points)\b|"
     r"^\W*(?:short|brief|quick) (?:answer|reply|version)\b|\bmake (?:it|them) (?:any )?(?:longer|shorter)\b|"
