@@ -3227,6 +3227,12 @@ def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
 def test_just_give_me_asks_for_a_bare_answer(text: str) -> None:
     assert cues_of(text) == {Component.OUTPUT_FORMATTING}
 
+
+@pytest.mark.parametrize("text", ["Generate dad jokes about gardening in the same style as the examples.",
+                                  "Write pandas code that cleans the CSV below and saves the result as clean.csv."])
+def test_the_examples_style_and_a_file_name_say_nothing_of_the_answers_form(text: str) -> None:
+    assert cues_of(text) == {Component.DIRECTIVE}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

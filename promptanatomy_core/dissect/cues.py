@@ -502,7 +502,9 @@ _MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|mark
                 r"\bschema\s+(?:below|above|provided|given)\b|"
                 r"\bstyle\s+(?:issues|problems|errors|violations|nits)\b|"  # what a review looks for, not the form
                 r"\b(?:profiler?|profiling|command|program|console|terminal|test|build|compiler|query|script|tool|cli|"
-                r"shell)\s+output\b")  # what a program printed: "profile output below"
+                r"shell)\s+output\b|"  # what a program printed: "profile output below"
+                r"\bin the (?:same )?style (?:of|as) (?:the|these|this|my|our) examples?\b|"  # the examples' style
+                r"\b[\w-]+\.(?:csv|json|xml|ya?ml|md)\b")  # a file: "saves the result as clean.csv"
 #: The answer slot of a demonstration or query written on one line: "Input: … Output: …".
 _SLOT = _rx(r"(?<=\S)\s+(?:output|answer)\s*:(?=\s|$)")
 #: Background and constraints: conditions, prohibitions, facts about the task.
