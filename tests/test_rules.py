@@ -3229,7 +3229,8 @@ def test_just_give_me_asks_for_a_bare_answer(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["Generate dad jokes about gardening in the same style as the examples.",
-                                  "Write pandas code that cleans the CSV below and saves the result as clean.csv."])
+                                  "Write pandas code that cleans the CSV below and saves the result as clean.csv.",
+                                  "Rewrite these resume bullets to be more results-focused:"])
 def test_the_examples_style_and_a_file_name_say_nothing_of_the_answers_form(text: str) -> None:
     assert cues_of(text) == {Component.DIRECTIVE}
 

@@ -504,7 +504,8 @@ _MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|mark
                 r"\b(?:profiler?|profiling|command|program|console|terminal|test|build|compiler|query|script|tool|cli|"
                 r"shell)\s+output\b|"  # what a program printed: "profile output below"
                 r"\bin the (?:same )?style (?:of|as) (?:the|these|this|my|our) examples?\b|"  # the examples' style
-                r"\b[\w-]+\.(?:csv|json|xml|ya?ml|md)\b")  # a file: "saves the result as clean.csv"
+                r"\b[\w-]+\.(?:csv|json|xml|ya?ml|md)\b|"  # a file: "saves the result as clean.csv"
+                r"\b(?:these|my|the following)\s+(?:[\w-]+\s+){0,2}bullet(?:\s+point)?s\b")  # "Rewrite these CV …"
 #: The answer slot of a demonstration or query written on one line: "Input: … Output: …".
 _SLOT = _rx(r"(?<=\S)\s+(?:output|answer)\s*:(?=\s|$)")
 #: Background and constraints: conditions, prohibitions, facts about the task.
