@@ -3234,6 +3234,13 @@ def test_just_give_me_asks_for_a_bare_answer(text: str) -> None:
 def test_the_examples_style_and_a_file_name_say_nothing_of_the_answers_form(text: str) -> None:
     assert cues_of(text) == {Component.DIRECTIVE}
 
+
+def test_a_personas_experience_and_temper_describe_it() -> None:
+    got = codes("You are a senior application security engineer embedded in a developer chat tool.\n"
+                "You have ten years of experience with OWASP Top 10 issues.\nYou're endlessly patient with beginners.\n"
+                "Review the code the user pastes.")
+    assert [code for _, code in got] == ["R", "R", "R", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -914,7 +914,9 @@ def _persona_name(text: str) -> str | None:
 
 #: A trait of the persona addressed: "You sound relaxed …", "You think like a lawyer …", "You lost your son …".
 _PERSONA_TRAIT = re.compile(r"^\W*(?:you\s+(?:sound|think|speak|talk|write|know|have (?:the|a|an)\b|used to|lost|love|"
-                            r"believe|care|tend|grew up|were|spent|come across|explain|enjoy|hate)|"
+                            r"believe|care|tend|grew up|were|spent|come across|explain|enjoy|hate|"
+                            r"have (?:\w+ )?(?:years?|decades?) of|have (?:sailed|worked|served|taught|lived|run)\b)|"
+                            r"you(?:'re|\s+are)\s+(?:familiar|fluent|patient|endlessly|naturally|famously|fiercely)\b|"
                             # the same in other languages: "Hablas con cariño …", "У тебя десять лет опыта …"
                             r"(?:tú\s+)?(?:hablas|tienes|conoces|sabes|te encanta|explicas)|"
                             r"(?:tu|vous)\s+(?:as|avez|connais|connaissez|parles|parlez|adores|aimes|sais|expliques)|"
