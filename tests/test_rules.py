@@ -3241,6 +3241,13 @@ def test_a_personas_experience_and_temper_describe_it() -> None:
                 "Review the code the user pastes.")
     assert [code for _, code in got] == ["R", "R", "R", "D"], got
 
+
+@pytest.mark.parametrize("title", ["# TripMate: trip-planning assistant for Skyline Travel customers",
+                                   "# Assistant: MedExpress Pharmacy customer support"])
+def test_a_title_naming_the_assistant_is_the_role(title: str) -> None:
+    got = codes(title + "\nYou are TripMate, the in-app travel assistant.\n## Your job\nHelp customers plan trips.")
+    assert got[0][1] == "R", got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
