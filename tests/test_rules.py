@@ -3248,6 +3248,15 @@ def test_a_title_naming_the_assistant_is_the_role(title: str) -> None:
     got = codes(title + "\nYou are TripMate, the in-app travel assistant.\n## Your job\nHelp customers plan trips.")
     assert got[0][1] == "R", got
 
+
+def test_a_contrast_shown_twice_is_a_demonstration() -> None:
+    got = codes("Reply to the customer's complaint about their smart meter.\n\n"
+                "Bad: \"Your concerns have been escalated.\"\nGood: \"I've booked an engineer to take a look.\"\n\n"
+                "Bad: \"Estimated billing is permitted.\"\nGood: \"We'll correct the bills with your real usage.\"\n\n"
+                "Engineer visits can be booked from 3 working days ahead.\nComplaint: {complaint}")
+    assert [code for _, code in got[1:5]] == ["E"] * 4, got
+    assert got[5][1] == "A", got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -54,3 +54,24 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
                 stop -= 1  # "Now do the same for:" between the demonstrations and the query
             return set(range(uses[0], stop)), set(query)
     return set(), set()
+
+
+#: A label of one side of a contrast the prompt demonstrates: "Bad: …" / "Good: …", "Before:" / "After:".
+_CONTRAST = re.compile(r"^\W*(before|after|bad|good|off-brand|on-brand|wrong|right|weak|strong)\s*\**:", re.I)
+_SIDES = ({"before", "after"}, {"bad", "good"}, {"off-brand", "on-brand"}, {"wrong", "right"}, {"weak", "strong"})
+
+
+def contrast_demos(lines: list[list[Sent]], blank_before: dict[int, bool]) -> set[int]:
+    """The lines of a contrast shown twice or more ("Bad: …", "Good: …", "Bad: …", "Good: …", or "Before:" and
+    "After:" over code), from its first label to the end of its last side: demonstrations of what to write."""
+    found = [(li, m[1].lower()) for li, line in enumerate(lines) for m in [_CONTRAST.match(line[0].text)] if m]
+    for sides in _SIDES:
+        uses = [(li, key) for li, key in found if key in sides]
+        keys = [key for _, key in uses]
+        if len(uses) < 4 or any(a == b for a, b in zip(keys, keys[1:])):
+            continue  # the two sides alternate, each shown at least twice
+        end = uses[-1][0] + 1
+        while end < len(lines) and not blank_before[lines[end][0].index] and not any(m.cues for m in lines[end]):
+            end += 1  # the last side's lines, up to a blank line or an instruction
+        return set(range(uses[0][0], end))
+    return set()

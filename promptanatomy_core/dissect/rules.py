@@ -33,7 +33,7 @@ from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, CON
                    OPEN_SLOT, OPENING_TAG, PLACEHOLDER, PROHIBITION, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW,
                    TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic, is_imperative, key_value,
                    opens_material, title_component, without_chat_markers)
-from .demonstrations import repeated_label_demos
+from .demonstrations import contrast_demos, repeated_label_demos
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
                      label_document_headings, label_email_bodies, label_enumerated_entries, label_fenced_material,
@@ -211,6 +211,8 @@ class RulesDissector(Dissector):
             demos, queries = _few_shot_lines(lines, blank_before)
         if not demos:
             demos, queries = repeated_label_demos(lines, blank_before)
+        contrast = set() if demos else contrast_demos(lines, blank_before)
+        demos = demos or contrast
         # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, not material
         material -= {i for run in runs([i in material for i in range(len(lines))]) if demos & set(run) for i in run}
         template = _template_lines(lines, blank_before)
@@ -308,8 +310,8 @@ class RulesDissector(Dissector):
                 mode = D
             elif li in demos or (E in first.cues and R not in first.cues):
                 mode = E
-            elif mode is E and self._ends_examples(first, line, li, lines, blank_before):
-                mode = None
+            elif mode is E and (li - 1 in contrast or self._ends_examples(first, line, li, lines, blank_before)):
+                mode = None  # the line after a contrast shown ("Bad: …", "Good: …") is past the demonstrations
             if mode is E:
                 for m in line:  # "Write a haiku about {topic} in the style of these:" is the task the examples follow
                     labels[m.index] = {D} if m is line[-1] and _CREATE.match(m.text) and \
