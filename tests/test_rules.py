@@ -3257,6 +3257,12 @@ def test_a_contrast_shown_twice_is_a_demonstration() -> None:
     assert [code for _, code in got[1:5]] == ["E"] * 4, got
     assert got[5][1] == "A", got
 
+
+def test_strings_a_pattern_should_and_should_not_match_are_examples() -> None:
+    got = dict(codes("I need a regular expression that matches simple chemical formulas.\nShould match:\nH2O\nC6H12O6\n"
+                     "Should not match:\nh2o\nNaCL\nGive the pattern and explain it."))
+    assert [got[t] for t in ("Should match:", "H2O", "C6H12O6", "Should not match:", "h2o", "NaCL")] == ["E"] * 6, got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

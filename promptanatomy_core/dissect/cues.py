@@ -587,7 +587,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:text|listing|code|message|post|essay|email|document|article|draft)s? to (?:review|translate|"
          r"summari[sz]e|check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|"
          r"proofread)\s*:?\s*$"), D),
-    (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)"), E),
+    (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)|^\W*(?:should|must)(?: not|n't)? match\W*$"), E),
     (_rx(r"^\W*(?!(?:your|the|final|expected|desired|required|json|csv|markdown|yaml|xml|then|rules for the)\b)"
          r"(?:[\w().-]+ ){1,3}output\s*:\s*$"), D),  # "EXPLAIN ANALYZE output:", "Plan output:": what was pasted
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)(?!s\W*$)|^\W*form\W*$|"
