@@ -3263,6 +3263,13 @@ def test_strings_a_pattern_should_and_should_not_match_are_examples() -> None:
                      "Should not match:\nh2o\nNaCL\nGive the pattern and explain it."))
     assert [got[t] for t in ("Should match:", "H2O", "C6H12O6", "Should not match:", "h2o", "NaCL")] == ["E"] * 6, got
 
+
+def test_a_paste_that_opens_on_a_failure_needs_no_pointer() -> None:
+    got = codes("rust borrow checker is yelling at me again lol\n\nerror[E0502]: cannot borrow `self.items`\n"
+                "  --> src/inventory.rs:31:13\n   |\n29 |         for item in self.items.iter() {\n"
+                "31 |                 self.items.remove(0);\n\nwhats the idiomatic way to drop them")
+    assert [code for _, code in got[1:6]] == ["D"] * 5, got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -393,10 +393,11 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
             first += 1  # and so is what they say before it ("He's 67, has type 2 diabetes …")
         run = range(first, last)
         if len(run) >= 3 and 2 * sum(code[j] for j in run) >= len(run) and \
-                (not li or any(_PASTE_POINTER.search(p) and not names_consulted(p) and
-                               (not persona or _FIRST_PERSON.search(p))  # a sentence of the line above the run or
-                               for p in {m.text for m in lines[li - 1] + lines[first - 1] +
-                                         _asked_over(lines, li, labels)})) and \
+                (not li or code[first] and _FAILURE.match(raw[first].lstrip()) or  # a failure opens the run
+                 any(_PASTE_POINTER.search(p) and not names_consulted(p) and
+                     (not persona or _FIRST_PERSON.search(p))  # a sentence of the line above the run or
+                     for p in {m.text for m in lines[li - 1] + lines[first - 1] +
+                               _asked_over(lines, li, labels)})) and \
                 not any(_CONSULTED_BLOCK.search(raw[j]) for j in run):
             labels.update((m.index, {D}) for j in run for m in lines[j])
             intro = lines[first - 1][-1] if first else None
