@@ -3270,6 +3270,11 @@ def test_a_paste_that_opens_on_a_failure_needs_no_pointer() -> None:
                 "31 |                 self.items.remove(0);\n\nwhats the idiomatic way to drop them")
     assert [code for _, code in got[1:6]] == ["D"] * 5, got
 
+
+def test_the_fields_an_extraction_fills_are_its_form() -> None:
+    assert cues_of("Fields: insurer, quote reference, vehicle, annual premium, cover level.") == \
+        {Component.OUTPUT_FORMATTING}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

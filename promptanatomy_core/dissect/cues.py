@@ -316,7 +316,7 @@ OUTPUT = Folded(
     # part goes ("Put the answer key at the end."), not the classes it sorts into
     r"^\W*write (?:it |them |everything |your \w+ |the \w+ )?(?:in|for|using)\b|\baddress (?:the|each) \w+ directly\b|"
     r"^\W*refer to\b.{0,40}\b(?:by|as)\b|" + _REASON_THEN_ANSWER.pattern + "|"
-    r"^\W*(?:structure|sections|headings|columns|layout)\s*:\s*(?!\d)\S|"
+    r"^\W*(?:structure|sections|headings|columns|layout)\s*:\s*(?!\d)\S|^\W*(?:fields|keys)\s*:\s*[^,.]+,|"
     r"^\W*(?:tono|toon|stil|estilo|stile|ton\s?(?=:)|"
     r"register|registre|registro)\s*:\s*\S|"  # "Tono: cercano", "Ton : …"
     r"^\W*(?:use|follow)\s+(?:the|this|a|these)\s+(?:\w+\s+)?(?:structure|layout|outline)\b|"
