@@ -3275,6 +3275,12 @@ def test_the_fields_an_extraction_fills_are_its_form() -> None:
     assert cues_of("Fields: insurer, quote reference, vehicle, annual premium, cover level.") == \
         {Component.OUTPUT_FORMATTING}
 
+
+def test_a_task_ending_on_a_preposition_is_no_heading() -> None:
+    got = codes("## Scope\nHelp customers with:\n- ordering repeat prescriptions,\n- tracking deliveries.\n\n"
+                "## Clinical boundaries\n- You do not give dosing advice.")
+    assert [code for _, code in got[1:4]] == ["D", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -944,6 +944,8 @@ def heading_component(text: str) -> Component | None:
     if re.match(r"\s*#{1,6}\s", text) and is_imperative(re.sub(r"^\s*#+\s*", "", text).rstrip(": ")) and \
             cues_of(text) == {D} and not re.search(r"\b(?:when|if|unless)\s*:?\s*$", text, re.I):
         return D  # "## Help the seller with" over the list of what the assistant does
+    if re.search(r"\b(?:with|on|for|to|about|by|from|into)\s*:\s*$", text) and D in cues_of(text):
+        return None  # "Help customers with:" above its items: a task that ends on a preposition is no heading
     return None if is_imperative(text.rstrip(": ")) or DIRECTIVE.match(text) and O in cues_of(text) else A
 
 
