@@ -3281,6 +3281,10 @@ def test_a_task_ending_on_a_preposition_is_no_heading() -> None:
                 "## Clinical boundaries\n- You do not give dosing advice.")
     assert [code for _, code in got[1:4]] == ["D", "D", "D"], got
 
+
+def test_what_a_quizs_wrong_options_must_be_is_the_task() -> None:
+    assert cues_of("Distractors should be plausible misconceptions, not jokes.") == {Component.DIRECTIVE}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

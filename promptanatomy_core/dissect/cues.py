@@ -185,6 +185,8 @@ DIRECTIVE = Folded(
     r"^\W*for (?:each|every)\s+(?:[\w-]+\s+){0,3}?(?:suggest|give|write|list|explain|add|provide|rate|score|"
     r"propose|identify|note|mark)\b|"  # "For each flagged item suggest a revised version."
     r"^\W*(?:please\s+)?scale\s+(?:this|the|my|our|it|these|them|up|down)\b|"  # "Scale this recipe from 4 to 10 …"
+    r"^\W*(?:the\s+)?(?:distractors|wrong (?:answers|options|choices)|incorrect (?:answers|options|choices))\s+"
+    r"(?:should|must|need to|have to)\b|"  # what a quiz's wrong options must be: "Distractors should be plausible …"
     r"^\W*(?:an?\s+)?(?:regex|regular expression|formula|one-liner|cron expression|sql query|bash script)\s+(?:to|for|"
     r"that)\s"  # "regex to pull the 5 digit zip out of …", "regex for uk postcodes pls"
 )
