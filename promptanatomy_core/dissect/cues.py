@@ -132,7 +132,8 @@ _ARTEFACT_SPEC = (r"^\W*(?:(?:it|they|at least \w+|some)\s+(?=should|must|has|ha
                   r"match|avoid|go|appear|say)\b)[a-z]{3,})))")  # and "The script should:" above its steps
 #: A want after what the user says of themselves: "I'm applying for the job below and need a cover letter."
 _AND_NEED = (r"\b(?:i|we)\b[^.;]{0,120}?\b(?:and|so)\s+(?:i\s+|we\s+)?need\s+(?:an?|some|\d+)\s+"
-             r"(?!(?:lot|bit|little|few)\b)")
+             r"(?!(?:lot|bit|little|few)\b)|"
+             r"\b(?:and|so)\s+(?:i|we)\s+need\s+(?:it|them)\s+(?:for|under|by)\s+(?:\d|~)")  # "… I need it for 10"
 #: A question that asks for something after what the user says, in the same sentence: "my grandma turns 90 on
 #: saturday, can u write a short poem …", "… deploys take forever, how do i get this Dockerfile smaller?".
 _THEN_ASKS = (r",\s*(?:so\s+|and\s+|but\s+)?(?:can|could|would)\s+(?:you|u)\s+(?:please\s+|pls\s+)?(?!be\b)[a-z]{3,}\b|"
