@@ -3289,6 +3289,10 @@ def test_what_a_quizs_wrong_options_must_be_is_the_task() -> None:
 def test_needing_the_material_at_a_new_size_asks_the_task() -> None:
     assert Component.DIRECTIVE in cues_of("This query takes 9 seconds on production and I need it under 200 ms.")
 
+
+def test_for_each_item_above_its_steps_is_the_task() -> None:
+    assert cues_of("For each mention:") == {Component.DIRECTIVE}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -188,6 +188,7 @@ DIRECTIVE = Folded(
     r"^\W*(?:please\s+)?scale\s+(?:this|the|my|our|it|these|them|up|down)\b|"  # "Scale this recipe from 4 to 10 …"
     r"^\W*(?:the\s+)?(?:distractors|wrong (?:answers|options|choices)|incorrect (?:answers|options|choices))\s+"
     r"(?:should|must|need to|have to)\b|"  # what a quiz's wrong options must be: "Distractors should be plausible …"
+    r"^\W*for (?:each|every) [\w' -]{1,40}:\s*$|"  # "For each customer request:" above the steps to take
     r"^\W*(?:an?\s+)?(?:regex|regular expression|formula|one-liner|cron expression|sql query|bash script)\s+(?:to|for|"
     r"that)\s"  # "regex to pull the 5 digit zip out of …", "regex for uk postcodes pls"
 )
