@@ -36,12 +36,13 @@ def label_enumerated_entries(lines: list[list[Sent]], labels: dict[int, set[Comp
         entry = _ENTRY.match(line[0].text)
         if entry and not _SCALE_ENTRY.match(entry.group(1)):
             entries.setdefault(entry.group(1).lower(), []).append(li)
+    persona = bool(entries) and _has_persona(lines, labels)  # entries relabel no Role: read once
     for found in entries.values():
         if len(found) > 1 and all(labels[m.index] in ({A}, {O}) for li in found for m in lines[li]):
             labels.update((m.index, {D}) for li in found for m in lines[li])
-            if _has_persona(lines, labels) or any(REFERENCE.search(m.text) and (m.text.lstrip().startswith("#") or
-                                                                          m.text.rstrip().endswith(":"))
-                                                  for line in lines[:found[0]] for m in line):
+            if persona or any(REFERENCE.search(m.text) and (m.text.lstrip().startswith("#") or
+                                                            m.text.rstrip().endswith(":"))
+                              for line in lines[:found[0]] for m in line):
                 continue  # entries the model consults ("### Context" over "Zone 1 (EU, UK): …")
             for li in found:  # and the lines of details under each ("Protein 22%, Fat 9%", "Kcal per 100g: 330")
                 for detail in lines[li + 1:]:
