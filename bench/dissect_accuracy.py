@@ -105,6 +105,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "hoodoo (dev after a first blind run)": HERE / "data/hoodoo_prompts.jsonl",
              "lahar (dev after a first blind run)": HERE / "data/lahar_prompts.jsonl",
              "moulin (dev after a first blind run)": HERE / "data/moulin_prompts.jsonl",
+             "mogote (dev after a first blind run)": HERE / "data/mogote_prompts.jsonl",
+             "polder (dev after a first blind run)": HERE / "data/polder_prompts.jsonl",
+             "sinter (dev after a first blind run)": HERE / "data/sinter_prompts.jsonl",
+             "zeugen (dev after a first blind run)": HERE / "data/zeugen_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -203,7 +207,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "fumarole (never looked at)": HERE / "data/fumarole_prompts.jsonl",
              "sastrugi (never looked at)": HERE / "data/sastrugi_prompts.jsonl",
              "pediment (never looked at)": HERE / "data/pediment_prompts.jsonl",
-             "ventifact (never looked at)": HERE / "data/ventifact_prompts.jsonl"}
+             "ventifact (never looked at)": HERE / "data/ventifact_prompts.jsonl",
+             "guyot (never looked at)": HERE / "data/guyot_prompts.jsonl",
+             "inlier (never looked at)": HERE / "data/inlier_prompts.jsonl",
+             "lapies (never looked at)": HERE / "data/lapies_prompts.jsonl",
+             "cwm (never looked at)": HERE / "data/cwm_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
