@@ -33,6 +33,7 @@ from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, CON
                    OPEN_SLOT, OPENING_TAG, PLACEHOLDER, PROHIBITION, QUESTION, REFERENCE, REQUEST, ROLE_WEAK, TABLE_ROW,
                    TASK_IN_LINE, A, R, cues_of, heading_component, heading_topic, is_imperative, key_value,
                    opens_material, title_component, without_chat_markers)
+from .configured import label_configured_prompt
 from .demonstrations import contrast_demos, repeated_label_demos
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
@@ -380,6 +381,7 @@ class RulesDissector(Dissector):
         _label_untitled_headings(lines, labels)
         _label_material_labels(lines, labels)
         _label_asides(lines, labels)
+        label_configured_prompt(lines, labels, raw)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
