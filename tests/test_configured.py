@@ -79,3 +79,28 @@ def test_the_instructions_block_keeps_a_rule_in_its_own_words() -> None:
 def test_prose_with_a_key_value_line_is_not_read_as_configuration() -> None:
     prompt = "You are a travel agent.\nPlan a three-day trip to Porto.\nbudget: 600 euros\nList the days as bullets."
     assert codes(prompt)[0] == ("You are a travel agent.", "R")
+
+
+def test_a_prompt_pasted_to_be_reworked_is_the_tasks_input() -> None:
+    prompt = ("can you tighten our support bot's system prompt? it rambles and the model ignores half of it\n\n"
+              "You are Milo, the helpdesk assistant for Arden Bank.\n## Rules\n- Never share account balances.\n"
+              "## Style\nKeep answers short and friendly.")
+    assert [c for _, c in codes(prompt)[1:]] == ["D"] * 5
+
+
+def test_only_the_delimited_prompt_is_the_input() -> None:
+    prompt = ("Review the system prompt below for rules that contradict each other.\n\n---\nYou are Kit, a travel "
+              "assistant.\nAlways answer in French.\nReply in the customer's language.\n---\n\n"
+              "List each contradiction on its own line.")
+    result = codes(prompt)
+    assert [c for _, c in result[1:6]] == ["D"] * 5
+    assert result[-1] == ("List each contradiction on its own line.", "O")
+
+
+@pytest.mark.parametrize("prompt", [
+    "Triage the IT ticket at the end of this prompt for the service desk.\n\n# Rules\n- Be brief.\n- Never guess.\n"
+    "\nTicket: {ticket}",
+    "Compare the two versions of our OpenAPI spec and list every breaking change.\n\nA change is breaking if it "
+    "removes an endpoint or renames a field.\nNew optional fields are not breaking.\n\nOld: {old}\nNew: {new}"])
+def test_a_prompt_that_speaks_of_itself_or_of_an_api_spec_keeps_its_rules(prompt: str) -> None:
+    assert "A" in {c for _, c in codes(prompt)}

@@ -185,6 +185,46 @@ def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Componen
             return
 
 
+#: A prompt a prompt engineer pastes to have reworked: "our system prompt", "this spec", "the agent config below".
+_PROMPT_NOUN = re.compile(r"\b(?:(this|these|our|my)|the)\s+(?:[\w'’-]+\s+){0,3}?(?:system\s+prompts?|prompts?|specs?|"
+                          r"config(?:uration)?s?|yaml|toml)\b(?(1)|(?=\s+(?:below|here)\b))", re.I)
+
+
+#: What shows that a spec or config is a model's prompt: "so the bot stops …", "a model follows", "add a rule".
+_ABOUT_A_MODEL = re.compile(r"\b(?:(?:chat)?bots?|assistants?|agents?|models?|llms?|gpt|claude|persona|rules?|"
+                            r"(?:system\s+)?prompts?)\b", re.I)
+
+
+def _pastes_prompt(text: str) -> bool:
+    """Whether a sentence speaks of a model's prompt, spec or config that the user pastes ("our support bot config"),
+    not of the prompt it stands in ("the issue given at the end of this prompt") or an API's spec."""
+    found = _PROMPT_NOUN.search(text)
+    if not found or not _ABOUT_A_MODEL.search(text) or re.search(r"\b(?:user|customer)", found[0], re.I):
+        return False  # "the user's prompt below" is what a judge is shown
+    return found[0].lower() != "this prompt" or not re.search(r"\b(?:of|in|into|within|through)\s+$",
+                                                              text[:found.start()], re.I)
+
+
+def label_prompt_to_rework(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                           blank_before: dict[int, bool]) -> None:
+    """A prompt, spec or config pasted below a request about it ("can you cut our system prompt to 300 tokens?",
+    "Review the agent config below") is the task's input, whatever its own lines say ("You are Pebble …", "## Rules",
+    "tone: formal"): every line after the request's paragraph, or the block between delimiters there."""
+    end = next((li for li in range(1, len(lines)) if blank_before[lines[li][0].index]), None)
+    if end is None or not any(labels[m.index] - {A, R} and _pastes_prompt(m.text)
+                              for line in lines[:end] for m in line):
+        return
+    block = range(end, len(lines))
+    if lines[end][0].text.startswith("```"):
+        block = range(end, next((li + 1 for li in range(end, len(lines)) if lines[li][-1].text.endswith("```")),
+                                len(lines)))
+    elif DELIMITER.match(lines[end][0].text):
+        block = range(end, next((li + 1 for li in range(end + 1, len(lines))
+                                 if lines[li][0].text.strip() == lines[end][0].text.strip()), len(lines)))
+    if len(block) >= 2:
+        labels.update((m.index, {D}) for li in block for m in lines[li])
+
+
 #: The header of a pasted email: "From: Dana Whitfield" above "To: …", "Subject: …", "Date: …".
 _EMAIL_HEADER = re.compile(r"^\s*(?:from|to|cc|subject|date|sent)\s*:\s*\S", re.I)
 

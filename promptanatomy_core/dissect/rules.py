@@ -39,7 +39,7 @@ from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
                      label_document_headings, label_email_bodies, label_enumerated_entries, label_fenced_material,
                      label_material_above, label_material_the_task_names, label_pasted_code, label_pasted_records,
-                     label_style_examples, label_test_cases, label_text_to_rework)
+                     label_prompt_to_rework, label_style_examples, label_test_cases, label_text_to_rework)
 from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
 
 
@@ -382,6 +382,7 @@ class RulesDissector(Dissector):
         _label_material_labels(lines, labels)
         _label_asides(lines, labels)
         label_configured_prompt(lines, labels, raw)
+        label_prompt_to_rework(lines, labels, blank_before)
         return Dissection.from_labels(prompt, sentences, labels, self.name)
 
     @staticmethod
