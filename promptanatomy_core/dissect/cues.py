@@ -713,7 +713,9 @@ _BARE_QUESTION = _rx(r"(?:^|[?!]\s+)\W*(?:why (?:am|is|are|does|do|did|can't|won
                      r"what(?:'s|’s|s| is) (?:the|a|an|wrong|on|my|\d)|"
                      r"what (?:does|do|did) (?:this|that|these|it|my)\b|"
                      r"(?:is|are|was|does|did|should|would) (?:this|these|that|"
-                     r"it|my|there)\b)[^.!?:]*$")
+                     r"it|my|there)\b|am i |which \w+(?: \w+)? (?:do|should|can) (?:i|we) )[^.!?:]*$|"
+                     r"(?:,|\b(?-i:[a-z]+))\s+(?:what (?:do|should|can) i do|am i (?:covered|allowed|eligible|entitled|"
+                     r"right|wrong|supposed))\b[^.!?:]*$")
 #: A question the user typed before more words in lower case, which the splitter keeps in one sentence: "which of
 #: these two dog foods is better for my collie? she's a bit overweight".
 _QUESTION_RUN_ON = _rx(r"^\W*(?:(?:ok|okay|so|hey|hi|quick q\w*)[\s,!-]+)*(?:what|which|how|why|when|where|who|whats|"
