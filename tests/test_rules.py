@@ -3215,6 +3215,13 @@ def test_a_bare_request_for_a_pattern_or_a_bare_question_is_the_task(text: str) 
     assert Component.DIRECTIVE in cues_of(text)
 
 
+def test_a_plural_label_above_the_items_to_work_on_is_the_input() -> None:
+    got = codes("Sort each message into every bucket that fits. Buckets: billing, shipping, praise.\nA message that "
+                "only thanks us gets praise alone.\nReturn a JSON array of objects.\n\nMessages:\n"
+                '[{"id": 7, "text": "Charged twice. Please fix it."},\n {"id": 8, "text": "Parcel never came"}]')
+    assert [c for _, c in got[4:]] == ["D", "D", "D", "D"], got
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

@@ -264,6 +264,7 @@ INPUT_LABEL = _rx(r"^(?![^:]*\binternal\b)[\s*>\-]*(?:now\s+complete\s+the\s+que
                   r"submission|work|listing|review|text|question|problem|input|sentence|document|article|passage|"
                   r"abstract|email|message|query|request|tweet|post|paragraph|context|transcript|records?|rows?|data|"
                   r"clauses?|changes|diff|code|snippet|strings|résumé|resume|cv|ticket|issue(?: title| body)?|"
+                  r"tickets|reviews|messages|emails|comments|"
                   r"complaint|comment|story|essay|password|string|list|nums|table|log|logs|conversation|chat|dialogue|"
                   r"report|error|traceback|stack trace|excerpt|dictation|(?:meeting|call|session|interview|discharge|"
                   r"clinical|case|"
