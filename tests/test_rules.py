@@ -3222,6 +3222,12 @@ def test_a_plural_label_above_the_items_to_work_on_is_the_input() -> None:
     assert [c for _, c in got[4:]] == ["D", "D", "D", "D"], got
 
 
+def test_a_paragraph_a_bare_this_points_at_is_the_input() -> None:
+    got = codes("can u fill this in for my mileage claim pls\n\nTaxi Receipt\nCity Cabs Ltd\nFriday, 8 March 2024\n"
+                "Fare £18.40\nPaid by card\n\nkeep it to one line per item")
+    assert [c for _, c in got[1:6]] == ["D"] * 5, got
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

@@ -684,7 +684,8 @@ def _label_pasted_paragraph(lines: list[list[Sent]], labels: dict[int, set[Compo
             else:
                 named = [p for m in before if D in labels[m.index] for p in [_POINTING.search(m.text)] if p and p[1]]
             points = bool(named) and not any(CONSULTED_NOUN.fullmatch(p[1]) or REFERENCE.search(p[1]) for p in named) \
-                or any(D in labels[m.index] and _CJK_POINTER.search(m.text) for m in before)  # no words to name
+                or any(D in labels[m.index] and (_CJK_POINTER.search(m.text) or _BARE_THIS.search(m.text))
+                       for m in before)  # no words to name it: "fill this in for my expense report pls"
         if points and any(D in labels[m.index] for m in before) and \
                 all(labels[m.index] == {A} and not m.cues for m in block):
             for m in block:
@@ -765,6 +766,9 @@ _LIST_ITEM_OR_QUOTE = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|\[\d{1,3}\]\s|
 
 #: A task pointing at the items after it: "these references", "the following reviews", "Below are …", "the details
 #: below" (group 1: the noun pointed at).
+#: "this" standing alone for what the user pastes next: "fill this in pls", "is this real?", "translate this for me".
+_BARE_THIS = re.compile(r"\bthis\b(?=\s*(?:(?:in|out|up|for me|pls|please|real|legit|correct|right)\b|[?!,.]|$))",
+                        re.I)
 _POINTING = re.compile(r"\b(?:the following|these)\s+(?:[\w-]+\s+){0,2}?(\w+)|\b(?:the following|these)\b|"
                        r"^\W*below (?:is|are)\b|"  # "Below are anonymised notes from 6 exit interviews …"
                        r"\b(?:details|specs|specifications|particulars|facts|figures|items)\s+below\b",
