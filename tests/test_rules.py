@@ -3228,6 +3228,11 @@ def test_a_paragraph_a_bare_this_points_at_is_the_input() -> None:
     assert [c for _, c in got[1:6]] == ["D"] * 5, got
 
 
+@pytest.mark.parametrize("label", ["Shift log:", "Slack thread:", "Interview transcript:", "Build logs:"])
+def test_a_log_transcript_or_thread_named_by_any_word_is_an_input_label(label: str) -> None:
+    assert INPUT_LABEL.match(label)
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"
