@@ -3233,6 +3233,14 @@ def test_a_log_transcript_or_thread_named_by_any_word_is_an_input_label(label: s
     assert INPUT_LABEL.match(label)
 
 
+def test_a_function_spec_spread_over_several_lines_is_consulted() -> None:
+    got = codes('Call the function below to book a table for the guest.\n{\n  "name": "book_table",\n'
+                '  "description": "Books a table at the restaurant.",\n  "parameters": {\n    "type": "object",\n'
+                '    "properties": {\n      "guests": {"type": "integer"},\n      "time": {"type": "string"}\n    }\n'
+                '  }\n}\nGuest message: {message}')
+    assert [c for _, c in got[1:7]] == ["A"] * 6, got
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

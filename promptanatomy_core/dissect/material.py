@@ -141,7 +141,12 @@ def _grid(texts: Sequence[str]) -> set[int]:
 def _json_literal(texts: Sequence[str]) -> set[int]:
     """From a line that only opens a JSON object or array to the line that only closes it, unless it lists function
     specs (tools the model may call: background, not material)."""
-    return {i for block in _json_blocks(texts) if not any(TOOL_SPEC.search(texts[j]) for j in block) for i in block}
+    return {i for block in _json_blocks(texts) if not _function_spec(texts, block) for i in block}
+
+
+def _function_spec(texts: Sequence[str], block: range) -> bool:
+    """Whether a JSON block specifies functions the model may call, on one line each or spread over several."""
+    return bool(TOOL_SPEC.search(" ".join(texts[j].strip() for j in block)))
 
 
 def _json_blocks(texts: Sequence[str]) -> Iterator[range]:
@@ -168,7 +173,7 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
     for block in _json_blocks(texts):
         inner = [texts[i] for i in block[1:-1]]
         if inner and sum(bool(_TYPED_FIELD.search(t)) for t in inner) * 2 >= len(inner) and \
-                not any(TOOL_SPEC.search(t) for t in inner):  # function specs: see _json_literal
+                not _function_spec(texts, block):  # function specs: see _json_literal
             out.update(block)
     return out
 
