@@ -3241,6 +3241,13 @@ def test_a_function_spec_spread_over_several_lines_is_consulted() -> None:
     assert [c for _, c in got[1:7]] == ["A"] * 6, got
 
 
+def test_bare_yaml_keys_under_a_form_announcement_are_the_form() -> None:
+    got = codes("Work out the dosage for the animal described.\nReply in YAML only, using this structure:\nanswer:\n"
+                "  dose_mg: <number>\n  schedule:\n    times_per_day: <number>\nnotes: <one sentence>\n"
+                "Animal: {animal}")
+    assert [c for _, c in got[1:7]] == ["O"] * 6, got
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

@@ -466,7 +466,7 @@ _PERSONA_WORDS = re.compile(r"\b(?:role|persona|identity|who you are|character)\
 #: An item of a block: a code fence, a heading, a bullet, a number or letter ("2.", "(b)"), a JSON object, a CSV row,
 #: a "key: value" field, a quotation.
 _ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|\(?[a-hA-H]\)\s|\(\d{1,2}\)\s|[{\[]|"
-                   r"[^\s,]+(?:,[^\s,]*){2,}$|\w[\w ,]{0,29}:\s|" + OPENING_QUOTE + ")")
+                   r"[^\s,]+(?:,[^\s,]*){2,}$|\w[\w ,]{0,29}:\s|[a-z_]{1,30}:$|" + OPENING_QUOTE + ")")
 
 
 #: A heading over things not to do: "## Things we don't do", "Never:", "<prohibited>".
