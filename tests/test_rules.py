@@ -3248,6 +3248,15 @@ def test_bare_yaml_keys_under_a_form_announcement_are_the_form() -> None:
     assert [c for _, c in got[1:7]] == ["O"] * 6, got
 
 
+def test_the_turns_before_the_last_reply_of_a_chat_are_its_history() -> None:
+    chat = ("User: my bike chain keeps slipping on the big cog\nAssistant: Sorry to hear that. Is the chain new?\n"
+            "User: its about 2 years old, never replaced\nAssistant: Then it may be worn. Do you have a chain "
+            "checker?\nUser: no, what else can i do")
+    assert [c for _, c in codes(chat)] == ["A", "A", "A", "A", "A", "A", "D"]
+    asked = codes(chat + "\n\nContinue the conversation as the assistant in two sentences.")
+    assert {c for _, c in asked[:7]} == {"D"}, asked
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

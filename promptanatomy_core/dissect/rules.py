@@ -375,6 +375,7 @@ class RulesDissector(Dissector):
         label_consulted_tables(lines, labels)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
+        _label_chat_history(lines, labels, blank_before)
         _label_pasted_paragraph(lines, labels, blank_before)
         _label_markers(lines, labels, sentences)
         _label_dspy_sections(lines, labels)
@@ -558,6 +559,25 @@ _UNMARKED_QUESTION = re.compile(r"^\W*(?:what|how|why|which|should|can|could|is|
 #: A greeting or opener on its own: "Hi!", "Bonjour !", "Hey there,", "Quick question."
 _GREETING = re.compile(r"^\W*(?:hi|hello|hey|hiya|bonjour|salut|hola|ciao|hallo|hoi|olá|hej|good (?:morning|afternoon|"
                        r"evening))(?: there| all| everyone)?\s*[!,.]?\s*$|^\W*quick question\s*[.:!]?\s*$", re.I)
+
+
+#: A turn of a chat between a user and the assistant: (group "user") "User: …", "Human: …"; "Assistant: …", "AI: …".
+_CHAT_TURN = re.compile(r"^\W*(?:(?P<user>user|human|customer|me)|assistant|ai|bot|model)\s*:", re.I)
+
+
+def _label_chat_history(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                        blank_before: dict[int, bool]) -> None:
+    """A prompt that is a chat ending on the user's latest turn, with no task stated before or after it: the turns
+    up to the assistant's last reply are the chat so far (background); what the user says after it is the task."""
+    turns = [(li, bool(m["user"])) for li, line in enumerate(lines) if (m := _CHAT_TURN.match(line[0].text))]
+    replies = [li for li, user in turns if not user]
+    if not replies or not turns[-1][1] or not turns[0][1] or turns[0][0] > replies[0] or \
+            any(blank_before[line[0].index] for line in lines[turns[-1][0] + 1:]) or \
+            any(D in labels[m.index] for line in lines[:turns[0][0]] for m in line):
+        return
+    latest = next(li for li, user in turns if user and li > replies[-1])
+    for line in lines[turns[0][0]:latest]:
+        labels.update((m.index, {A}) for m in line if E not in labels[m.index])
 
 
 def _label_opening_greeting(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
