@@ -3210,7 +3210,9 @@ def test_names_a_translation_keeps_in_english_are_a_rule() -> None:
 @pytest.mark.parametrize("text", ["what does this formula do", "regex to pull the 5 digit zip out of an address column",
                                   "regex for uk postcodes pls, needs to work in javascript",
                                   "am i double booked tomorrow", "lost my bank card at the station what do i do rn",
-                                  "which train do i need to be in leeds by noon"])
+                                  "which train do i need to be in leeds by noon",
+                                  "I need packed-lunch ideas for my son for a whole week.",
+                                  "We really need name suggestions for the new cafe."])
 def test_a_bare_request_for_a_pattern_or_a_bare_question_is_the_task(text: str) -> None:
     assert Component.DIRECTIVE in cues_of(text)
 

@@ -141,8 +141,9 @@ _THEN_ASKS = (r",\s*(?:so\s+|and\s+|but\s+)?(?:can|could|would)\s+(?:you|u)\s+(?
               r"^(?!\W*(?:if|when|whenever|once|after|before|unless|where|for|at|in case|as soon as)\b)[^.]*?,\s*"
               r"(?:so\s+|pls\s+|please\s+)?(?:write|draft|make|give|create)\s+(?:me\s+)?(?:an?|one|the|some|\d+)\s")
 #: A want of ideas or names: "need band names!!", "We need slogans for a flyer."
-_NEED_IDEAS = (r"(?:we\s+)?need\s+(?:\w+\s+){0,2}(?:ideas|help|advice|suggestions|tips|recommendations|names|slogans|"
-               r"taglines|titles|jokes|puns|captions|headlines|lyrics)\b")
+_NEED_IDEAS = (r"(?:(?:we|i)\s+(?:also\s+|really\s+|just\s+)?)?need\s+(?:[\w-]+\s+){0,2}(?:ideas|help|advice|"
+               r"suggestions|tips|recommendations|names|slogans|taglines|titles|jokes|puns|captions|headlines|"
+               r"lyrics)\b")
 DIRECTIVE = Folded(
     _LEAD + r"(?:(?:ok(?:ay)?|so|hey|hi|well|oh)[,!]*\s+(?:so,?\s+)?)?(?:(?:(?:based on|from|using|with|for|in|after|"
             r"once|"
