@@ -3259,6 +3259,12 @@ def test_the_turns_before_the_last_reply_of_a_chat_are_its_history() -> None:
     assert {c for _, c in asked[:7]} == {"D"}, asked
 
 
+@pytest.mark.parametrize("text", ["Give the answer as a fraction.", "Give your answer as a whole number.",
+                                  "Report the final answer to three significant figures."])
+def test_giving_the_answer_as_or_in_something_is_its_form(text: str) -> None:
+    assert cues_of(text) == {Component.OUTPUT_FORMATTING}
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

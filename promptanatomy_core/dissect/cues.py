@@ -350,6 +350,8 @@ OUTPUT = Folded(
     r"\btable with (?:the )?(?:columns|categories|rows|headers)\b|\bemojis?\b|thousands? separators?\b|"
     r"\bwith (?:a )?(?:headers?|sub-?headings?|section headers)\b|\bwrite:\s*[\"“]|"
     r"\b(?:no more than|at most)\s+(?:one|two|three|four|five|\d+)\s+(?:questions?|exclamation marks?)\s+per\b|"
+    r"^\W*(?:please\s+)?(?:give|present|express|write|state|report|return|provide)\s+(?:me\s+)?(?:your|the)\s+"
+    r"(?:final\s+)?(?:answers?|results?|output|numbers?|values?)\s+(?:as|in|to)\b|"  # "Give the answer as a fraction."
     r"(?:^|\W)(?:output\b|outputs\b|respond\s+(?:only|with|in|using)\b|answer\s+(?:only|with|in)\b|"
     r"(?:reply|answer|respond)\s+(?:only\s+)?with\b(?!\s+(?:what|how|whatever|why)\b)|^\W*reply\s+in\b|"
     r"return\s+(?:only|just|the result|a json|json|an?\s+(?:single\s+)?"
