@@ -3260,7 +3260,9 @@ def test_the_turns_before_the_last_reply_of_a_chat_are_its_history() -> None:
 
 
 @pytest.mark.parametrize("text", ["Give the answer as a fraction.", "Give your answer as a whole number.",
-                                  "Report the final answer to three significant figures."])
+                                  "Report the final answer to three significant figures.",
+                                  "Show the conversion factor you used for each.",
+                                  "also show how the units cancel so i can check it"])
 def test_giving_the_answer_as_or_in_something_is_its_form(text: str) -> None:
     assert cues_of(text) == {Component.OUTPUT_FORMATTING}
 
