@@ -3267,6 +3267,13 @@ def test_giving_the_answer_as_or_in_something_is_its_form(text: str) -> None:
     assert cues_of(text) == {Component.OUTPUT_FORMATTING}
 
 
+def test_a_members_record_under_a_persona_is_consulted() -> None:
+    got = codes("# Persona\nYou are Tilly, the helper for Loop Gym.\n# Purpose\nHandle requests to freeze or cancel a "
+                "membership.\n# Member record\nName: {first_name}\nPlan: {plan} ({price}/month)\n"
+                "Freezes used: {freezes} of 2")
+    assert [c for _, c in got[4:]] == ["A", "A", "A", "A"], got
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

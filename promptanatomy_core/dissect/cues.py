@@ -572,7 +572,8 @@ CLOSING_TAG = re.compile(r"^\s*</[^\W\d][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.
 REFERENCE = Folded(r"\b(?:reference|context|background|evidence|(?:chat |conversation )?history|conversation so far|"
                 r"\{\{?\s*tools\s*\}|you have access to|"
-                r"\w*profile\w*\s*\}|(?:order|patient|account|customer) record|key[ _]facts|"
+                r"\w*profile\w*\s*\}|(?:order|patient|account|customer|member|student|client|employee|guest|"
+                r"tenant) record|key[ _]facts|"
                 r"(?:user|customer|member|patient|student|client|learner|player)(?:'s)?\s+"
                 r"profile(?=\s*(?:\([^)]*\)\s*)?:?\s*$)|"
                 r"(?:account|order|spending) summary|current (?:url|page|state|date)|"
