@@ -109,6 +109,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "polder (dev after a first blind run)": HERE / "data/polder_prompts.jsonl",
              "sinter (dev after a first blind run)": HERE / "data/sinter_prompts.jsonl",
              "zeugen (dev after a first blind run)": HERE / "data/zeugen_prompts.jsonl",
+             "bornhardt (dev after a first blind run)": HERE / "data/bornhardt_prompts.jsonl",
+             "kluft (dev after a first blind run)": HERE / "data/kluft_prompts.jsonl",
+             "ait (dev after a first blind run)": HERE / "data/ait_prompts.jsonl",
+             "swallet (dev after a first blind run)": HERE / "data/swallet_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -211,7 +215,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "guyot (never looked at)": HERE / "data/guyot_prompts.jsonl",
              "inlier (never looked at)": HERE / "data/inlier_prompts.jsonl",
              "lapies (never looked at)": HERE / "data/lapies_prompts.jsonl",
-             "cwm (never looked at)": HERE / "data/cwm_prompts.jsonl"}
+             "cwm (never looked at)": HERE / "data/cwm_prompts.jsonl",
+             "strath (never looked at)": HERE / "data/strath_prompts.jsonl",
+             "gilgai (never looked at)": HERE / "data/gilgai_prompts.jsonl",
+             "outlier (never looked at)": HERE / "data/outlier_prompts.jsonl",
+             "rand (never looked at)": HERE / "data/rand_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

@@ -3400,7 +3400,8 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "oxbow": 0.88, "graben": 0.74, "tuya": 0.75, "erg": 0.78, "bajada": 0.73, "inselberg": 0.81,
                "kipuka": 0.78, "hoodoo": 0.75, "lahar": 0.82, "moulin": 0.79, "fumarole": 0.70, "sastrugi": 0.69,
                "pediment": 0.81, "ventifact": 0.71, "mogote": 0.64, "polder": 0.81, "sinter": 0.73, "zeugen": 0.78,
-               "guyot": 0.73, "inlier": 0.77, "lapies": 0.72, "cwm": 0.76}
+               "guyot": 0.73, "inlier": 0.77, "lapies": 0.72, "cwm": 0.76, "bornhardt": 0.80, "kluft": 0.70,
+               "ait": 0.74, "swallet": 0.76, "strath": 0.81, "gilgai": 0.71, "outlier": 0.76, "rand": 0.82}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
