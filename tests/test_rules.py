@@ -9,7 +9,8 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect import get_dissector
-from promptanatomy_core.dissect.cues import INPUT_LABEL, OUTPUT, cues_of, heading_topic, is_imperative, opens_material
+from promptanatomy_core.dissect.cues import (INPUT_LABEL, OUTPUT, cues_of, heading_component, heading_topic,
+                                             is_imperative, opens_material)
 from promptanatomy_core.dissect.patterns import alternatives, by_anchor, by_first_char, rearranged
 from promptanatomy_core.dissect.material import material_lines, runs
 from promptanatomy_core.text import PromptError
@@ -3272,6 +3273,18 @@ def test_a_members_record_under_a_persona_is_consulted() -> None:
                 "membership.\n# Member record\nName: {first_name}\nPlan: {plan} ({price}/month)\n"
                 "Freezes used: {freezes} of 2")
     assert [c for _, c in got[4:]] == ["A", "A", "A", "A"], got
+
+
+@pytest.mark.parametrize("label, component", [("参考示例：", Component.EXAMPLES), ("出力形式：", Component.OUTPUT_FORMATTING),
+                                              ("예시:", Component.EXAMPLES), ("王经理您好：", None)])
+def test_a_label_in_chinese_japanese_or_korean_opens_the_section_it_names(label: str,
+                                                                         component: Component | None) -> None:
+    assert heading_component(label) is component
+
+
+@pytest.mark.parametrize("label", ["商品描述：", "お客様のメッセージ:", "文字起こし：", "고객 메시지:"])
+def test_a_label_in_chinese_japanese_or_korean_names_the_input(label: str) -> None:
+    assert INPUT_LABEL.match(label)
 
 
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:

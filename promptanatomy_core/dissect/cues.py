@@ -281,7 +281,7 @@ INPUT_LABEL = _rx(r"^(?![^:]*\binternal\b)[\s*>\-]*(?:now\s+complete\s+the\s+que
                   r"draft|letter|pitch|(?:wire |body )?copy|extract|press release|synopsis|script|"
                   r"x|" + languages.INPUT_WORDS + r")(?:(?:\s*#?\d+|\s+(?-i:[A-Z]))\b)?\s*(?:\([^)]{1,60}\)\s*)?"
                   r"(?:[–—]\s*[^:\n]{1,60}?)?)"
-                  r"\s*[:=]")
+                  r"\s*[:=：]")
 #: A file name or path as a label ("backup.sh:", "/var/log/backup.log:", "crontab:"): the file's content follows.
 FILE_LABEL = re.compile(r"^\s*(?:[\w.~-]*/)*[\w-]+\.(?:sh|py|js|ts|go|rs|java|rb|php|c|cpp|h|log|txt|json|ya?ml|csv|"
                         r"sql|"
@@ -944,6 +944,8 @@ _ANSWER_THIS = _rx(r"^\W*(?:reply|respond|answer)\s+(?:to\s+)?(?:this|these|the 
 
 def heading_component(text: str) -> Component | None:
     """The component a heading line announces, A for other headings, None if not a heading."""
+    if languages.CJK_LABEL.match(text) and not INPUT_LABEL.match(text):
+        return heading_topic(text)  # "参考示例：", "出力形式："; a label that names no part is no heading ("王经理您好：")
     if not HEADING.match(text) or INPUT_LABEL.match(text) or _SHOWS_THIS.search(text) or \
             _introduces(text, languages.foreign(text)):  # "Here is the ticket:", "Hier ist ein Ticket:"
         return None

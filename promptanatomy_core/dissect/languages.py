@@ -277,15 +277,19 @@ TASK_HEADING = re.compile(r"\b(?:aufgaben?|auftrag|tâches?|mission|tareas?|tare
                           r"o que (?:você )?deve fazer)\b",
                           re.I)
 EXAMPLE_HEADING = re.compile(r"\b(?:beispiele?|exemples?|ejemplos?|esempi|esempio|exemplos?|voorbeelden|przykład\w*|"
-                             r"пример\w*|örnek\w*|ví dụ|contoh|示例|例子|例|예시|أمثلة|مثال|उदाहरण)\b", re.I)
+                             r"пример\w*|örnek\w*|ví dụ|contoh|أمثلة|مثال|उदाहरण)\b|示例|例子|范例|例文|^\W*例|예시",
+                             re.I)
 
 #: Headings of a section on the answer's form.
 OUTPUT_HEADING = re.compile(r"\b(?:estilo|stil|style|styl|стиль|формат|formato|format|ton|tono|antwortformat|réponse|"
                             r"antwortstil|schreibstil|tonalität|tonalité|"
                             r"respuesta|risposta|resposta|stijl|opmaak|antwoord|odpowied\w*|ответ\w*|yanıt\w*|"
-                            r"cevap\w*|üslup|回复要求|回答要求|输出要求|输出格式|回复格式|格式|出力形式|回答形式|出力|"
-                            r"형식|답변|말투|الأسلوب|التنسيق|शैली|gaya|come rispondi|wie du antwortest|"
-                            r"comment (?:tu )?répond\w*|cómo respond\w*|como respond\w*)\b", re.I)
+                            r"cevap\w*|üslup|الأسلوب|التنسيق|शैली|gaya|come rispondi|wie du antwortest|"
+                            r"comment (?:tu )?répond\w*|cómo respond\w*|como respond\w*)\b|"
+                            r"回复要求|回答要求|输出要求|输出格式|输出字段|回复格式|格式|出力形式|回答形式|出力|형식|답변|말투", re.I)
+
+#: A label in Chinese, Japanese or Korean alone on its line: "参考示例：", "出力形式：", "예시:".
+CJK_LABEL = re.compile(r"^\W*[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af][^\s:：]{0,15}\s*[:：]\s*$")
 
 #: An introduction of the material the task works on: "Voici le texte :", "Hier ist ein Ticket:", "Aquí tienes …".
 INTRO = re.compile(_LEAD + r"(?:voici|voilà|hier (?:ist|sind)|anbei|aquí (?:está|están|tienes|va)|a continuación|"
@@ -313,7 +317,9 @@ INPUT_WORDS = (
     "teks|ulasan|pesan|berita|pertanyaan|deskripsi|"  # Indonesian
     "văn bản|câu hỏi|tin nhắn|bài viết|"  # Vietnamese
     "النص|الوصف|الرسالة|السؤال|المقال|"  # Arabic
-    "पाठ|प्रश्न|संदेश")  # Hindi
+    "पाठ|प्रश्न|संदेश|"  # Hindi
+    "[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af ]{0,8}(?:描述|原文|内容|消息|メッセージ|メモ|文字起こし|笔记|本文|記事|"
+    "邮件|メール|评论|レビュー|질문|메시지|내용|본문)")  # Chinese, Japanese, Korean, after what they qualify
 
 #: Words that point at the material: "questo paragrafo", "esta receta", "cette lettre", "dieser Text".
 POINTER = re.compile(r"\b(?:questo|questa|questi|queste|este|esta|estos|estas|esse|essa|cette|ces|dieser|diese|"
