@@ -3287,6 +3287,12 @@ def test_a_label_in_chinese_japanese_or_korean_names_the_input(label: str) -> No
     assert INPUT_LABEL.match(label)
 
 
+def test_bracketed_headings_in_a_script_without_capitals_open_sections() -> None:
+    got = codes("당신은 북카페 \"책방\"의 예약 도우미입니다.\n[규칙]\n- 예약 전에 인원과 시간을 다시 확인하세요.\n"
+                "- 카드 정보를 묻지 마세요.\n[말투]\n- 두세 문장 이내로 짧게 답하세요.")
+    assert [c for _, c in got[1:]] == ["A", "A", "A", "O", "O"], got
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

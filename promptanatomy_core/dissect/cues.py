@@ -566,7 +566,7 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"label)\s*\d*\s*:"
                     r"\s*\S)")
 HEADING = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*[^\W\d_][^\n]*|\*\*[^*]+\*\*:?|[A-Z][\w /&()'-]{0,40}:|"
-                     r"\[[A-Z][\w /&()'-]{0,40}\]|<[^\W\d][\w\- ]{0,40}>)\s*$")
+                     r"\[[A-Z][\w /&()'-]{0,40}\]|\[[^\x00-\x7f][^\]\n]{0,30}\]|<[^\W\d][\w\- ]{0,40}>)\s*$")
 #: A closing XML-style tag on its own line: the end of the section its opening tag began.
 CLOSING_TAG = re.compile(r"^\s*</[^\W\d][\w\- ]{0,40}>\s*$")
 #: A heading that names material the model consults rather than the input it works on.

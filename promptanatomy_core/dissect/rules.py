@@ -1052,11 +1052,17 @@ def _line_component(line: list[Sent], own: list[set[Component]], section: Compon
     return None
 
 
+def _uncased(text: str) -> bool:
+    """Letters and none of them lower case: "WORLD", "사용 가능한 도구" (a script without case)."""
+    return any(c.isalpha() for c in text) and not any(c.islower() for c in text)
+
+
 def _bracket_section(text: str) -> bool:
-    """A section heading in square brackets: in capitals and naming no input ("[WORLD]", "[VOICE]"), or naming the
-    persona or the demonstrations ("[Calibration example]"); "[Response A]" and "[INPUT]" label material."""
+    """A section heading in square brackets: in capitals (or a script without them) and naming no input ("[WORLD]",
+    "[VOICE]", "[규칙]"), or naming the persona or the demonstrations ("[Calibration example]"); "[Response A]" and
+    "[INPUT]" label material."""
     bracket = re.match(r"^\s*\[([^\]]{1,40})\]\s*$", text)
-    return bool(bracket) and (bracket.group(1).isupper() and not INPUT_LABEL.match(bracket.group(1) + ":") or
+    return bool(bracket) and (_uncased(bracket.group(1)) and not INPUT_LABEL.match(bracket.group(1) + ":") or
                               heading_topic(bracket.group(1)) in (R, E))
 
 
