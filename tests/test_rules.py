@@ -3293,6 +3293,13 @@ def test_bracketed_headings_in_a_script_without_capitals_open_sections() -> None
     assert [c for _, c in got[1:]] == ["A", "A", "A", "O", "O"], got
 
 
+def test_the_text_a_task_reworks_may_be_named_as_the_users_own() -> None:
+    got = codes("Please polish my essay so it reads more smoothly for the scholarship panel.\n\n"
+                "Growing up on a farm taught me patience. Every spring we waited for rain.\n"
+                "Some years it never came, and we learned to plan for that.\n\nKeep it under 300 words.")
+    assert [c for _, c in got] == ["D", "D", "D", "D", "O"]
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

@@ -10,8 +10,8 @@ import re
 
 from ..types import Component
 from . import languages
-from .cues import CONDITIONS_BELOW, INPUT_LABEL, PLACEHOLDER, REFERENCE, TABLE_ROW, A, D, E, O, R, heading_topic, \
-    key_value
+from .cues import (CONDITIONS_BELOW, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, TABLE_ROW, A, D, E, O, R,
+                   heading_topic, key_value)
 from .material import DELIMITER, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted
 
@@ -165,7 +165,7 @@ def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Componen
     material."""
     asking = next((li for li, line in enumerate(lines) for m in line
                    if D in labels[m.index] and _REWORK.search(m.text) and
-                   (POINTER.search(m.text) or languages.POINTER.search(m.text))), None)
+                   (POINTER.search(m.text) or languages.POINTER.search(m.text) or MY_MATERIAL.search(m.text))), None)
     if asking is None:
         return
     marks = [li for li in range(asking + 1, len(lines)) if len(lines[li]) == 1 and DELIMITER.match(lines[li][0].text)]
