@@ -3275,6 +3275,10 @@ def test_a_members_record_under_a_persona_is_consulted() -> None:
     assert [c for _, c in got[4:]] == ["A", "A", "A", "A"], got
 
 
+def test_a_markdown_heading_naming_a_reference_is_consulted_not_an_order() -> None:
+    assert heading_component("## Reference (oral, per dose)") is Component.ADDITIONAL_INFORMATION
+
+
 @pytest.mark.parametrize("label, component", [("参考示例：", Component.EXAMPLES), ("出力形式：", Component.OUTPUT_FORMATTING),
                                               ("예시:", Component.EXAMPLES), ("王经理您好：", None)])
 def test_a_label_in_chinese_japanese_or_korean_opens_the_section_it_names(label: str,

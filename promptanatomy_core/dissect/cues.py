@@ -957,6 +957,8 @@ def heading_component(text: str) -> Component | None:
         return topic
     if _ARTEFACT_SPEC_RX.match(text):
         return D  # "The script should:" above the steps it must take
+    if re.match(r"\s*#{1,6}\s", text) and REFERENCE.search(text):
+        return A  # "## Reference (oral, per dose)" names what is consulted; it orders nothing
     # "Use exactly these sections:", "Return JSON that follows this schema:" is an instruction
     if re.match(r"\s*#{1,6}\s", text) and is_imperative(re.sub(r"^\s*#+\s*", "", text).rstrip(": ")) and \
             cues_of(text) == {D} and not re.search(r"\b(?:when|if|unless)\s*:?\s*$", text, re.I):
