@@ -3275,6 +3275,10 @@ def test_a_members_record_under_a_persona_is_consulted() -> None:
     assert [c for _, c in got[4:]] == ["A", "A", "A", "A"], got
 
 
+def test_a_step_label_before_an_em_dash_leaves_the_order_after_it() -> None:
+    assert cues_of("Step 1 — Read the email and its attachments.") == {Component.DIRECTIVE}
+
+
 def test_a_markdown_heading_naming_a_reference_is_consulted_not_an_order() -> None:
     assert heading_component("## Reference (oral, per dose)") is Component.ADDITIONAL_INFORMATION
 

@@ -687,7 +687,7 @@ _SCOPE = _rx(r"^\W*only\s+(?:answer|respond to|reply to|help with)\s+(?:question
 #: A label or an opening tag in front of an instruction: "Definition: In this task, you are given …", "Step 2: …",
 #: "SYSTEM: You are …", "<task>Check each claim …".
 _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: prompt)?|(?:your\s+)?task|instructions?|"
-                  r"request|goal|objective|constraints?|requirements?|role|persona)\s*(?:[:.)]|\s[-–])\s*(?=\S)|"
+                  r"request|goal|objective|constraints?|requirements?|role|persona)\s*(?:[:.)]|\s[-–—])\s*(?=\S)|"
                   r"^\s*<[^\W\d][\w\-]{0,40}>\s*(?=\S)")
 
 
