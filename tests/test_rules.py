@@ -3308,6 +3308,13 @@ def test_the_text_a_task_reworks_may_be_named_as_the_users_own() -> None:
     assert [c for _, c in got] == ["D", "D", "D", "D", "O"]
 
 
+def test_the_last_paragraph_a_bare_this_points_at_is_the_input() -> None:
+    got = codes("Can you turn this into a proper referral letter? I'm the practice nurse.\n\n"
+                "68F, type 2 diabetes for 12 years. HbA1c 71 last month, up from 58. Impression: poor control. "
+                "Plan: refer to the diabetes clinic.")
+    assert [c for _, c in got[2:]] == ["D"] * 4, got
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

@@ -684,15 +684,17 @@ def _label_pasted_paragraph(lines: list[list[Sent]], labels: dict[int, set[Compo
     """A paragraph without cues pasted between a request that points at it and what follows ("this is the intro to
     my essay. Can you give me feedback?" + the intro + "Please don't rewrite it", "Please convert these references
     …" + the references, one a line + "Output just the corrected list") is the task's input."""
-    for li in range(1, len(lines) - 1):
+    for li in range(1, len(lines)):
         first, before = lines[li][0], lines[li - 1]
         if not blank_before[first.index]:
             continue
         end = li + 1
         while end < len(lines) and not blank_before[lines[end][0].index]:
             end += 1  # the paragraph's lines, up to the next blank line
-        if end == len(lines) or _ABOUT_ME.match(first.text) or HEADING.match(first.text) or first.reference or \
-                key_value(first.text) or re.match(r"\s*(?:[-*•]|\d+[.)])\s|\w[\w ]{0,20}\s=\s", first.text):
+        bare = any(D in labels[m.index] and _BARE_THIS.search(m.text) for m in before)  # "make this into a SOAP note"
+        if end == len(lines) and not bare or _ABOUT_ME.match(first.text) or HEADING.match(first.text) or \
+                first.reference or key_value(first.text) or \
+                re.match(r"\s*(?:[-*•]|\d+[.)])\s|\w[\w ]{0,20}\s=\s", first.text):
             continue  # a heading, a list, a field ("About me: …", "Audience = …") or a slot is no pasted paragraph
         points = any(POINTER.search(m.text) or MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text) or
                      _CJK_POINTER.search(m.text) for m in before)
@@ -704,10 +706,10 @@ def _label_pasted_paragraph(lines: list[list[Sent]], labels: dict[int, set[Compo
             else:
                 named = [p for m in before if D in labels[m.index] for p in [_POINTING.search(m.text)] if p and p[1]]
             points = bool(named) and not any(CONSULTED_NOUN.fullmatch(p[1]) or REFERENCE.search(p[1]) for p in named) \
-                or any(D in labels[m.index] and (_CJK_POINTER.search(m.text) or _BARE_THIS.search(m.text))
-                       for m in before)  # no words to name it: "fill this in for my expense report pls"
+                or bare or any(D in labels[m.index] and _CJK_POINTER.search(m.text) for m in before)  # no name
         if points and any(D in labels[m.index] for m in before) and \
-                all(labels[m.index] == {A} and not m.cues for m in block):
+                all(labels[m.index] == {A} and not m.cues or bare and labels[m.index] <= {A, D} and m.cues <= {A, D}
+                    for m in block):
             for m in block:
                 labels[m.index] = {D}
 
@@ -787,7 +789,8 @@ _LIST_ITEM_OR_QUOTE = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|\[\d{1,3}\]\s|
 #: A task pointing at the items after it: "these references", "the following reviews", "Below are …", "the details
 #: below" (group 1: the noun pointed at).
 #: "this" standing alone for what the user pastes next: "fill this in pls", "is this real?", "translate this for me".
-_BARE_THIS = re.compile(r"\bthis\b(?=\s*(?:(?:in|out|up|for me|pls|please|real|legit|correct|right)\b|[?!,.]|$))",
+_BARE_THIS = re.compile(r"\bthis\b(?=\s*(?:(?:in|into|to|as|out|up|for me|pls|please|real|legit|correct|right)\b|"
+                        r"[?!,.]|$))",
                         re.I)
 _POINTING = re.compile(r"\b(?:the following|these)\s+(?:[\w-]+\s+){0,2}?(\w+)|\b(?:the following|these)\b|"
                        r"^\W*below (?:is|are)\b|"  # "Below are anonymised notes from 6 exit interviews …"
