@@ -3315,6 +3315,14 @@ def test_the_last_paragraph_a_bare_this_points_at_is_the_input() -> None:
     assert [c for _, c in got[2:]] == ["D"] * 4, got
 
 
+def test_numbered_posts_a_task_asks_to_imitate_are_the_examples() -> None:
+    got = codes("Write an Instagram post for our new oat latte, in the same voice as our previous coffee posts.\n"
+                "Previous post 1:\nMeet the flat white that thinks it's a dessert. Caramel, sea salt, zero regrets.\n"
+                "Previous post 2:\nCold brew season is open. Twelve hours steeped, two seconds gone.\n\n"
+                "New drink: oat latte with maple, on sale from Monday.")
+    assert [c for _, c in got[1:7]] == ["E"] * 6, got
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

@@ -581,7 +581,7 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
 
 #: A task asking for the style of examples it names: "… in the style of our previous captions", "… like the
 #: examples below" (group "words": the words that may name them).
-_IN_THE_STYLE_OF = re.compile(r"\b(?:in the (?:same )?(?:style|voice|tone|format|shape) of|like|matching)\s+"
+_IN_THE_STYLE_OF = re.compile(r"\b(?:in the (?:same )?(?:style|voice|tone|format|shape) (?:of|as)|like|matching)\s+"
                               r"(?:the|our|these|those|my)\s+(?P<words>(?:[^\W\d]+\s+){0,2}[^\W\d]+)", re.I)
 
 
@@ -595,7 +595,7 @@ def label_style_examples(lines: list[list[Sent]], labels: dict[int, set[Componen
     for li, line in enumerate(lines):
         label = line[0]
         if len(line) > 1 or not bare_label(label.text) or labels[label.index] == {E} or \
-                _singular(head_noun(label.text)) not in nouns | {"example"}:
+                _singular(head_noun(re.sub(r"\s*#?\d+\s*:\s*$", ":", label.text))) not in nouns | {"example"}:
             continue
         end = li + 1
         while end < len(lines) and not blank_before[lines[end][0].index] and \
