@@ -3279,6 +3279,13 @@ def test_a_step_label_before_an_em_dash_leaves_the_order_after_it() -> None:
     assert cues_of("Step 1 — Read the email and its attachments.") == {Component.DIRECTIVE}
 
 
+@pytest.mark.parametrize("text", ["Maksymalnie 3-4 zdania, pierwsza osoba.", "Niente elenchi puntati né simboli.",
+                                  "solo lo importante, en lista",
+                                  "Le compte rendu doit tenir en une dizaine de lignes maximum."])
+def test_more_words_of_other_languages_for_the_answers_form(text: str) -> None:
+    assert cues_of(text) == {Component.OUTPUT_FORMATTING}
+
+
 def test_a_markdown_heading_naming_a_reference_is_consulted_not_an_order() -> None:
     assert heading_component("## Reference (oral, per dose)") is Component.ADDITIONAL_INFORMATION
 

@@ -23,6 +23,7 @@ alle alla allo agli dei degli delle nei nelle sulla dalla dalle ao aos pelo pela
 och att är inte jag ikke jeg eller
 yang untuk dengan saya aku tolong bisa bagaimana tidak kamu anda di ini itu dari juga
 için nasıl ve bir bu ile gibi olarak
+nie jest dla oraz tylko maksymalnie zdania osoba
 """.split())
 #: A letter of another alphabet or with a diacritic: Latin-1, Latin Extended-A (ł, ś, ş, ğ, ı), Cyrillic.
 _ACCENT = re.compile(r"[À-ÖØ-öø-ÿĀ-žЀ-ӿ]")
@@ -230,7 +231,8 @@ OUTPUT = Folded(
     r"liste à puces|liste numérotée|stichpunkte|aufzählung|viñetas|pasos numerados|lista numerada|tópicos|"
     r"\b(?:in einfachen worten|en termes simples|con palabras sencillas|in parole semplici|em palavras simples|"
     r"en (?:langage|français) simple|in einfacher sprache|en lenguaje sencillo)\b|"
-    r"elenco puntato|elenco numerato|\b(?:als|en|como|in|em) (?:tabelle|tabla|tabella|tabela)\b|"
+    r"elenco puntato|elenco numerato|elenchi puntati|\ben lista\b|\b(?:lignes|mots|phrases) (?:au )?maximum\b|"
+    r"\bpierwsz\w+ osob\w+|\b(?:als|en|como|in|em) (?:tabelle|tabla|tabella|tabela)\b|"
     r"\b(?:sans|sin|ohne|senza|sem)\s+(?:commentaires?|comentarios?|kommentare?|commenti|comentários|explications?|"
     r"explicaci(?:ón|ones)|erklärungen?|spiegazion[ei]|explicaç(?:ão|ões)|comillas|guillemets|anführungszeichen)\b|"
     r"\b(?:réponds|répondez|responde|responda|antworte|antworten sie|rispondi|risponda)\s+(?:\w+\s+)?(?:uniquement|"
