@@ -3279,6 +3279,12 @@ def test_a_step_label_before_an_em_dash_leaves_the_order_after_it() -> None:
     assert cues_of("Step 1 — Read the email and its attachments.") == {Component.DIRECTIVE}
 
 
+@pytest.mark.parametrize("text", ["Wyodrębnij z tekstu wszystkie osoby, miejsca i organizacje.",
+                                  "Classificeer de klantbeoordeling als POSITIEF, NEGATIEF of NEUTRAAL."])
+def test_more_task_verbs_of_other_languages(text: str) -> None:
+    assert cues_of(text) == {Component.DIRECTIVE}
+
+
 @pytest.mark.parametrize("text", ["Maksymalnie 3-4 zdania, pierwsza osoba.", "Niente elenchi puntati né simboli.",
                                   "solo lo importante, en lista",
                                   "Le compte rendu doit tenir en une dizaine de lignes maximum."])

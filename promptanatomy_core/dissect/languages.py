@@ -23,7 +23,7 @@ alle alla allo agli dei degli delle nei nelle sulla dalla dalle ao aos pelo pela
 och att är inte jag ikke jeg eller
 yang untuk dengan saya aku tolong bisa bagaimana tidak kamu anda di ini itu dari juga
 için nasıl ve bir bu ile gibi olarak
-nie jest dla oraz tylko maksymalnie zdania osoba
+nie jest dla oraz tylko maksymalnie zdania osoba de als
 """.split())
 #: A letter of another alphabet or with a diacritic: Latin-1, Latin Extended-A (ł, ś, ş, ğ, ı), Cyrillic.
 _ACCENT = re.compile(r"[À-ÖØ-öø-ÿĀ-žЀ-ӿ]")
@@ -79,7 +79,8 @@ _IMPERATIVES = (
     "fais-moi écris-moi explique-moi dis-moi donne-moi aide-moi propose-moi "
     # Dutch
     "schrijf herschrijf vertaal vat maak geef leg help beantwoord analyseer corrigeer controleer vergelijk beschrijf "
-    "bereken noem zoek kies beoordeel stel formuleer verbeter noteer vermeld sluit "
+    "bereken noem zoek kies beoordeel stel formuleer verbeter noteer vermeld sluit classificeer categoriseer sorteer "
+    "orden markeer "
     # Swedish, Danish, Norwegian
     "skriv sammanfatta översätt förklara ge gör skapa lista beskriv jämför föreslå hjälp rätta korrigera analysera "
     "klassificera svara formulera beräkna räkna hitta välj planera granska läs kontrollera "
@@ -88,7 +89,7 @@ _IMPERATIVES = (
     # Polish
     "napisz podsumuj streść przetłumacz wyjaśnij daj zrób stwórz utwórz wymień opisz porównaj zaproponuj pomóż popraw "
     "przeanalizuj sklasyfikuj odpowiedz sformułuj oblicz znajdź wybierz zaplanuj przeczytaj sprawdź przeredaguj "
-    "zredaguj dodaj wypisz przygotuj podziel wytłumacz przepisz ułóż "
+    "zredaguj dodaj wypisz przygotuj podziel wytłumacz przepisz ułóż wyodrębnij policz skróć oceń zaznacz "
     # Vietnamese
     "viết tóm tắt dịch giải thích liệt kê gợi ý sửa "
     # Indonesian
