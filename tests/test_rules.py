@@ -3336,6 +3336,12 @@ def test_numbered_posts_a_task_asks_to_imitate_are_the_examples() -> None:
     assert [c for _, c in got[1:7]] == ["E"] * 6, got
 
 
+def test_a_table_row_the_splitter_cut_inside_a_cell_stays_a_row_of_the_input() -> None:
+    got = codes("Check these expense claims for anything outside policy.\n| Claim | Amount | Note |\n|---|---|---|\n"
+                "| C-1 | £40 | Team lunch. Receipt attached. |\n| C-2 | £310 | Hotel, two nights |")
+    assert {c for _, c in got[1:]} == {"D"}, got
+
+
 def test_a_sentence_introducing_the_pasted_input_belongs_to_it() -> None:
     got = codes("I'm a category buyer for a restaurant chain. Our produce supplier just sent this:\n\n---\n"
                 "Subject: Price adjustment from 1 December\n\nDear partner,\nWe will apply a 7.5% increase.\n"

@@ -405,7 +405,8 @@ class RulesDissector(Dissector):
     @staticmethod
     def _label_line(line: list[Sent], section: Component | None, mode: Component | None,
                     labels: dict[int, set[Component]], task_stated: bool, prohibitions: bool) -> None:
-        own = [set(m.cues) or ({D} if DATA_ROW.match(m.text) else set()) for m in line]
+        row = len(line) > 1 and TABLE_ROW.match(" ".join(m.text for m in line))  # a row the splitter cut at ". "
+        own = [{D} if row else set(m.cues) or ({D} if DATA_ROW.match(m.text) else set()) for m in line]
         if section is A:  # a statement under a background heading ("Name changes cost €45") is no instruction
             for o, m in zip(own, line):
                 foreign_task = languages.TASK_FIRST.match(m.text) and not languages.NEGATION.search(m.text)
