@@ -13,7 +13,7 @@ from . import languages
 from .cues import (CONDITIONS_BELOW, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, TABLE_ROW, A, D, E, O, R,
                    heading_topic, key_value)
 from .material import DELIMITER, runs
-from .reading import POINTER, Sent, bare_label, head_noun, names_consulted
+from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, table_row
 
 
 #: An entry named by a word and its number or letter: "Quote A - Dellcom: £842/unit", "Offerte 2 – Glans …",
@@ -610,10 +610,10 @@ def label_consulted_tables(lines: list[list[Sent]], labels: dict[int, set[Compon
     list") is consulted too, however its rows read."""
     for li in range(1, len(lines)):
         title = lines[li - 1]
-        if not TABLE_ROW.match(lines[li][0].text) or TABLE_ROW.match(title[0].text) or len(title) > 1 or \
+        if not table_row(lines[li]) or table_row(title) or len(title) > 1 or \
                 labels[title[0].index] != {A} or len(title[0].text.split()) > 10 or not names_consulted(title[0].text):
             continue
         end = li
-        while end < len(lines) and TABLE_ROW.match(lines[end][0].text):
+        while end < len(lines) and table_row(lines[end]):
             end += 1
         labels.update((m.index, {A}) for line in lines[li:end] for m in line)

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ..types import Component
-from .cues import REFERENCE
+from .cues import REFERENCE, TABLE_ROW
 
 
 @dataclass
@@ -57,3 +57,8 @@ def head_noun(label: str) -> str:
                           "da", "dos", "das", "della", "van"):
             return words[i - 1]
     return words[-1] if words else "\0"
+
+
+def table_row(line: list[Sent]) -> bool:
+    """Whether a line is a markdown table row, read whole: the splitter may cut it at ". " inside a cell."""
+    return bool(TABLE_ROW.match(" ".join(m.text for m in line)))

@@ -40,7 +40,8 @@ from .pasted import (label_announced_items, label_answer_options, label_consulte
                      label_document_headings, label_email_bodies, label_enumerated_entries, label_fenced_material,
                      label_material_above, label_material_the_task_names, label_pasted_code, label_pasted_records,
                      label_prompt_to_rework, label_style_examples, label_test_cases, label_text_to_rework)
-from .reading import CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted
+from .reading import (CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted,
+                      table_row)
 
 
 #: A demonstration "text -> label" or "text | label" (group 1 or 2: the label's first character, empty when open).
@@ -405,7 +406,7 @@ class RulesDissector(Dissector):
     @staticmethod
     def _label_line(line: list[Sent], section: Component | None, mode: Component | None,
                     labels: dict[int, set[Component]], task_stated: bool, prohibitions: bool) -> None:
-        row = len(line) > 1 and TABLE_ROW.match(" ".join(m.text for m in line))  # a row the splitter cut at ". "
+        row = len(line) > 1 and table_row(line)  # a row the splitter cut at ". " inside a cell
         own = [{D} if row else set(m.cues) or ({D} if DATA_ROW.match(m.text) else set()) for m in line]
         if section is A:  # a statement under a background heading ("Name changes cost €45") is no instruction
             for o, m in zip(own, line):
