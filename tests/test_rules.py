@@ -3275,6 +3275,11 @@ def test_a_members_record_under_a_persona_is_consulted() -> None:
     assert [c for _, c in got[4:]] == ["A", "A", "A", "A"], got
 
 
+def test_a_tool_named_in_backticks_with_what_it_does_is_consulted() -> None:
+    assert cues_of("- `bash`: run a command; output is truncated at 10,000 characters.") == \
+        {Component.ADDITIONAL_INFORMATION}
+
+
 def test_a_step_label_before_an_em_dash_leaves_the_order_after_it() -> None:
     assert cues_of("Step 1 — Read the email and its attachments.") == {Component.DIRECTIVE}
 

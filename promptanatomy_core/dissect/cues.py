@@ -628,9 +628,10 @@ _KEY = re.compile(r"^[\s*>\-]*([A-ZÀ-ÖØ-ÞĐА-ЯЁ][\w '’-]{0,30}?)\s*:\s*
 
 #: A line of SQL (or another language that shouts its keywords): no instruction, whatever its first word.
 CODE_LINE = re.compile(r"^\s*(?:CREATE|SELECT|INSERT|UPDATE|DELETE|ALTER|DROP|WITH)\s+[A-Z(*]")
-#: A tool's signature and description: "- `list_tables()`: returns table names", "get_weather(city, date): …".
-TOOL_LINE = re.compile(r"^[\s\-*•]*`?(?:[A-Za-z]\w*[_.][\w.]*\([^()]*\)|[A-Za-z]\w*\((?:[^(),]*,[^()]*)?\))`?\s*"
-                       r"(?:[:\-–—]|->)")  # not "fix(auth): …", a commit subject
+#: A tool's signature and description: "- `list_tables()`: returns table names", "get_weather(city, date): …",
+#: "- `bash`: run a command".
+TOOL_LINE = re.compile(r"^[\s\-*•]*(?:`?(?:[A-Za-z]\w*[_.][\w.]*\([^()]*\)|[A-Za-z]\w*\((?:[^(),]*,[^()]*)?\))`?"
+                       r"\s*(?:[:\-–—]|->)|`[a-z_]\w*`\s*:\s+[a-z])")  # not "fix(auth): …", a commit subject
 #: A function-calling spec: {"name": "search_flights", "description": …}.
 TOOL_SPEC = re.compile(r"\"name\"\s*:\s*\"[^\"]+\"\s*,\s*\"description\"\s*:")
 #: A markdown table row.
