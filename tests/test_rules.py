@@ -3213,7 +3213,8 @@ def test_names_a_translation_keeps_in_english_are_a_rule() -> None:
                                   "am i double booked tomorrow", "lost my bank card at the station what do i do rn",
                                   "which train do i need to be in leeds by noon",
                                   "I need packed-lunch ideas for my son for a whole week.",
-                                  "We really need name suggestions for the new cafe."])
+                                  "We really need name suggestions for the new cafe.",
+                                  "I weighed the parcels below and need the total shipping cost."])
 def test_a_bare_request_for_a_pattern_or_a_bare_question_is_the_task(text: str) -> None:
     assert Component.DIRECTIVE in cues_of(text)
 

@@ -131,7 +131,7 @@ _ARTEFACT_SPEC = (r"^\W*(?:(?:it|they|at least \w+|some)\s+(?=should|must|has|ha
                   r"(?!(?:be|not|never|only|use|sound|start|end|begin|stay|follow|fit|read|take|see|validate|look|feel|"
                   r"match|avoid|go|appear|say)\b)[a-z]{3,})))")  # and "The script should:" above its steps
 #: A want after what the user says of themselves: "I'm applying for the job below and need a cover letter."
-_AND_NEED = (r"\b(?:i|we)\b[^.;]{0,120}?\b(?:and|so)\s+(?:i\s+|we\s+)?need\s+(?:an?|some|\d+)\s+"
+_AND_NEED = (r"\b(?:i|we)\b[^.;]{0,120}?\b(?:and|so)\s+(?:i\s+|we\s+)?need\s+(?:an?|some|\d+|the)\s+"
              r"(?!(?:lot|bit|little|few)\b)|"
              r"\b(?:and|so)\s+(?:i|we)\s+need\s+(?:it|them)\s+(?:for|under|by)\s+(?:\d|~)")  # "… I need it for 10"
 #: A question that asks for something after what the user says, in the same sentence: "my grandma turns 90 on
