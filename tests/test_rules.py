@@ -3276,6 +3276,12 @@ def test_a_members_record_under_a_persona_is_consulted() -> None:
     assert [c for _, c in got[4:]] == ["A", "A", "A", "A"], got
 
 
+@pytest.mark.parametrize("text", ["You've coached beginners through their first 5K and club runners chasing PBs.",
+                                  "You have graded thousands of first-year problem sets, and you are strict but fair."])
+def test_what_the_persona_has_done_many_times_is_its_experience(text: str) -> None:
+    assert Component.ROLE in cues_of(text)
+
+
 def test_a_tool_named_in_backticks_with_what_it_does_is_consulted() -> None:
     assert cues_of("- `bash`: run a command; output is truncated at 10,000 characters.") == \
         {Component.ADDITIONAL_INFORMATION}

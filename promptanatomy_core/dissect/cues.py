@@ -75,6 +75,8 @@ ROLE = _rx(
     r"(?:an?)\s+[\w\- ,]{3,80}?\s+(?:like|such as)\s+(?:you|yourself)\b|i want you to act as\b|"
     r"you\s+(?:have|possess)\s+(?:extensive|deep|a deep|a profound|profound|years|decades|a wealth|broad|"
     r"a thorough|thorough|strong|expert|a strong|helped (?:hundreds|thousands|dozens|many))\b|"
+    r"you(?:'ve| have)\s+(?:coached|taught|mentored|trained|graded|reviewed|edited|guided)\s+(?:hundreds|thousands|"
+    r"dozens|countless|many|\w+(?:\s+\w+)?\s+through)\b|"  # "You've coached beginners through their first 5K"
     r"you are (?:an?\s+)?(?:expert|specialist|adept|skilled|"
     r"proficient|experienced|seasoned|friendly|patient|helpful|knowledgeable)\b|"
     r"(?:du är|du er|jesteś|kamu adalah|anda adalah|kamu seorang|anda seorang|ты\s*[—–-]|вы\s*[—–-]|ты|вы)\s+"
