@@ -3479,8 +3479,8 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "serac": 0.87, "loess": 0.76, "maar": 0.80, "horst": 0.81, "caldera": 0.86, "cenote": 0.78,
                "oxbow": 0.89, "graben": 0.74, "tuya": 0.75, "erg": 0.80, "bajada": 0.73, "inselberg": 0.81,
                "kipuka": 0.79, "hoodoo": 0.81, "lahar": 0.85, "moulin": 0.80, "fumarole": 0.73, "sastrugi": 0.70,
-               "pediment": 0.84, "ventifact": 0.72, "mogote": 0.84, "polder": 0.85, "sinter": 0.76, "zeugen": 0.80,
-               "guyot": 0.73, "inlier": 0.78, "lapies": 0.75, "cwm": 0.79, "bornhardt": 0.80, "kluft": 0.74,
+               "pediment": 0.84, "ventifact": 0.72, "mogote": 0.84, "polder": 0.85, "sinter": 0.76, "zeugen": 0.81,
+               "guyot": 0.73, "inlier": 0.78, "lapies": 0.75, "cwm": 0.79, "bornhardt": 0.81, "kluft": 0.74,
                "ait": 0.78, "swallet": 0.78, "strath": 0.82, "gilgai": 0.71, "outlier": 0.76, "rand": 0.82}
 
 
