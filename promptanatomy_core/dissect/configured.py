@@ -54,6 +54,15 @@ def _configured(raw: list[str]) -> bool:
     return len(keys) >= 3 and sum(key_component(k) is not None for k in keys) >= 2
 
 
+def _value_component(text: str, value: str, persona: bool) -> Component | None:
+    """What a line under no component's key says by its value: a slot is a field a task works from ("product_name:
+    {product_name}") but an assistant's setting ("timezone: {user_timezone}"); else the value's one cue, if any."""
+    value = value.strip("\"', ")
+    said = {D} if PLACEHOLDER.fullmatch(value) and not REFERENCE.search(text.replace("_", " ")) and not persona \
+        else cues_of(value)
+    return next(iter(said)) if len(said) == 1 else None
+
+
 def label_configured_prompt(lines: list[list[Sent]], labels: dict[int, set[Component]], raw: list[str]) -> None:
     """In a prompt written as configuration, each line takes the component of the outermost key above it, by
     indentation, that names one (``raw``: each line as typed); a nested key keeps its block's component unless it
@@ -65,7 +74,7 @@ def label_configured_prompt(lines: list[list[Sent]], labels: dict[int, set[Compo
     persona = any(key_component(m["key"]) is R for t in raw if (m := _KEY_LINE.match(t)))
     stack: list[tuple[int, Component | None, str]] = []  # (indentation, component, key) of the open keys
     waiting: list[int] = []  # containers that take the component of the next line
-    literal: tuple[int, str] | None = None  # the block scalar ("persona: >", "snippet = \'\'\'") lines are inside
+    literal: tuple[int, str] | None = None  # the block scalar ("persona: >", "snippet = '''") lines are inside
     for li, line in enumerate(lines):
         text = raw[li]
         indent = len(text) - len(text.lstrip())
@@ -91,7 +100,7 @@ def label_configured_prompt(lines: list[list[Sent]], labels: dict[int, set[Compo
                 comp = R  # "name: IDCheck Helper" at the top of an assistant's configuration
             stack.append((depth, comp, key["key"]))
             marker = (key["value"] or "").strip().rstrip("-+").strip(",")
-            if marker in ("|", ">", "\'\'\'", '"""'):
+            if marker in ("|", ">", "'''", '"""'):
                 literal = (depth, marker)
         else:
             depth = indent + 1 if text.lstrip().startswith("- ") else indent
@@ -101,11 +110,8 @@ def label_configured_prompt(lines: list[list[Sent]], labels: dict[int, set[Compo
         if comp is None and (key and not key["value"] or table or _BRACKETS.match(text)):
             waiting.append(li)
             continue
-        if comp is None and key and len(line) == 1:  # "product_name: {product_name}": a field the task works from
-            value = key["value"].strip("\"', ")
-            said = {D} if PLACEHOLDER.fullmatch(value) and not REFERENCE.search(text.replace("_", " ")) and \
-                not persona else cues_of(value)
-            comp = next(iter(said)) if len(said) == 1 else None
+        if comp is None and key and len(line) == 1:
+            comp = _value_component(text, key["value"], persona)
         for lj in waiting:
             labels.update((m.index, set(labels[line[0].index]) if comp is None else {comp}) for m in lines[lj])
         waiting = []
