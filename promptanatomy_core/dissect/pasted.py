@@ -10,7 +10,7 @@ import re
 
 from ..types import Component
 from . import languages
-from .cues import (CONDITIONS_BELOW, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, TABLE_ROW, A, D, E, O, R,
+from .cues import (CONDITIONS_BELOW, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, A, D, E, O, R,
                    heading_topic, key_value)
 from .material import DELIMITER, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, table_row
@@ -188,8 +188,6 @@ def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Componen
 #: A prompt a prompt engineer pastes to have reworked: "our system prompt", "this spec", "the agent config below".
 _PROMPT_NOUN = re.compile(r"\b(?:(this|these|our|my)|the)\s+(?:[\w'’-]+\s+){0,3}?(?:system\s+prompts?|prompts?|specs?|"
                           r"config(?:uration)?s?|yaml|toml)\b(?(1)|(?=\s+(?:below|here)\b))", re.I)
-
-
 #: What shows that a spec or config is a model's prompt: "so the bot stops …", "a model follows", "add a rule".
 _ABOUT_A_MODEL = re.compile(r"\b(?:(?:chat)?bots?|assistants?|agents?|models?|llms?|gpt|claude|persona|rules?|"
                             r"(?:system\s+)?prompts?)\b", re.I)
