@@ -3,16 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from promptanatomy_core.accuracy import label_code
-from promptanatomy_core.dissect import get_dissector
 from promptanatomy_core.dissect.configured import key_component
 from promptanatomy_core.types import Component
-
-RULES = get_dissector("rules")
-
-
-def codes(prompt: str) -> list[tuple[str, str]]:
-    return [(s.text, label_code(s.labels)) for s in RULES.dissect(prompt).sentences]
+from rule_codes import codes
 
 
 @pytest.mark.parametrize("key, component", [

@@ -8,20 +8,15 @@ import pytest
 
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
-from promptanatomy_core.dissect import get_dissector
 from promptanatomy_core.dissect.cues import (INPUT_LABEL, OUTPUT, cues_of, heading_component, heading_topic,
                                              is_imperative, opens_material)
 from promptanatomy_core.dissect.patterns import alternatives, by_anchor, by_first_char, rearranged
 from promptanatomy_core.dissect.material import material_lines, runs
 from promptanatomy_core.text import PromptError
 from promptanatomy_core.types import Component
+from rule_codes import RULES, codes
 
 BENCH_DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
-RULES = get_dissector("rules")
-
-
-def codes(prompt: str) -> list[tuple[str, str]]:
-    return [(s.text, label_code(s.labels)) for s in RULES.dissect(prompt).sentences]
 
 
 def test_a_system_prompt_with_sections() -> None:
