@@ -45,12 +45,10 @@ def key_component(key: str) -> Component | None:
 def _configured(raw: list[str]) -> bool:
     """Whether the prompt is written as configuration from its start: its first line past a title is a key, and at
     least two keys name a component."""
-    body = [t for t in raw if not _BRACKETS.match(t)]
-    while body and _TITLE.match(body[0]):
-        body = body[1:]
-    if not body or not (_KEY_LINE.match(body[0]) or _TABLE.match(body[0])):
-        return False
-    keys = [m["key"] for t in body for m in [_KEY_LINE.match(t) or _TABLE.match(t)] if m]
+    first = next((t for t in raw if not _BRACKETS.match(t) and not _TITLE.match(t)), "")
+    if not (_KEY_LINE.match(first) or _TABLE.match(first)):
+        return False  # most prompts stop here, before their other lines are read
+    keys = [m["key"] for t in raw for m in [_KEY_LINE.match(t) or _TABLE.match(t)] if m]
     return len(keys) >= 3 and sum(key_component(k) is not None for k in keys) >= 2
 
 
