@@ -1833,6 +1833,15 @@ def test_arrow_demonstrations_before_now_do_these_and_material_the_user_says_the
     assert got["I've pasted the ad and my experience below."] == got["JOB AD:"] == got["Full time, Mon-Fri."] == "D"
 
 
+def test_labelled_demonstrations_then_a_list_under_its_own_label_not_a_glossary() -> None:
+    got = [c for _, c in codes('Sort the sentences into SOAP sections.\n\n"Feels dizzy." -> S\n"BP 132/80." -> O\n'
+                               '"Denies chest pain." -> S\n\nSentences:\n1. "Temp 38.4."\n2. "Started trimethoprim."')]
+    assert got == ["D", "E", "E", "E", "E", "E", "E", "D", "D", "D"]
+    got = dict(codes("Translate the JSON values into Portuguese.\n\nGlossary:\n- workspace → espaço de trabalho\n"
+                     "- sign in → entrar\n\nRules:\n- Keep the keys."))
+    assert got["- sign in → entrar"] != "E"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

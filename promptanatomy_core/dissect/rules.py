@@ -48,6 +48,14 @@ from .reading import (CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, hea
 _ARROW = re.compile(r"(?:^|\s)(?:->|→|=>|//)\s*(\S?)|^(?!\s*\|)[^|\n]*\S\s+\|(?:\s+(\S)|\s*$)")
 
 
+def _repeated_labels(arrows: list[re.Match[str] | None]) -> bool:
+    """Whether the "text -> label" lines just above hold one-word labels, some given twice ("-> S" … "-> S"): the
+    demonstrations of a classification, not a glossary ("workspace → espaço de trabalho")."""
+    labels = [m.string[m.end(1) - 1:].strip(" .\"'") for m in reversed(arrows) if m and (m.group(1) or m.group(2))]
+    labels = labels[:next((i for i, m in enumerate(reversed(arrows)) if m is None), len(arrows))]
+    return all(re.fullmatch(r"\w+", label) for label in labels) and len(set(labels)) < len(labels)
+
+
 def _arrow_lines(lines: list[list[Sent]]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines) of an arrow few-shot block: "text -> label" lines before a final open
     "{input} ->"."""
@@ -55,9 +63,11 @@ def _arrow_lines(lines: list[list[Sent]]) -> tuple[set[int], set[int]]:
     labelled = [m is not None and bool(m.group(1) or m.group(2)) for m in arrows]
     last = len(lines) - 1
     if last < 2 or arrows[last] is None or labelled[last]:
-        # "text -> label" lines, then "Now do these:" above the inputs without their labels
-        turn = next((li for li in range(len(lines)) if re.match(r"^\W*now\b", lines[li][0].text, re.I) and
-                     li >= 2 and labelled[li - 1] and labelled[li - 2]), None)
+        # "text -> label" lines, then "Now do these:" (or "Sentences:" with no label below) above the inputs
+        turn = next((li for li in range(2, len(lines)) if labelled[li - 1] and labelled[li - 2] and (
+            re.match(r"^\W*now\b", lines[li][0].text, re.I) or len(lines[li]) == 1 and
+            bool(LABEL_ONLY.match(lines[li][0].text)) and not any(labelled[li:]) and _repeated_labels(arrows[:li]))),
+            None)
         if turn is None:
             return set(), set()
         return set(next(run for run in runs(labelled[:turn]) if run[-1] == turn - 1)), {turn}
