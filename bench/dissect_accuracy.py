@@ -113,6 +113,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "kluft (dev after a first blind run)": HERE / "data/kluft_prompts.jsonl",
              "ait (dev after a first blind run)": HERE / "data/ait_prompts.jsonl",
              "swallet (dev after a first blind run)": HERE / "data/swallet_prompts.jsonl",
+             "nubbin (dev after a first blind run)": HERE / "data/nubbin_prompts.jsonl",
+             "karren (dev after a first blind run)": HERE / "data/karren_prompts.jsonl",
+             "ponor (dev after a first blind run)": HERE / "data/ponor_prompts.jsonl",
+             "palsa (dev after a first blind run)": HERE / "data/palsa_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -219,7 +223,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "strath (never looked at)": HERE / "data/strath_prompts.jsonl",
              "gilgai (never looked at)": HERE / "data/gilgai_prompts.jsonl",
              "outlier (never looked at)": HERE / "data/outlier_prompts.jsonl",
-             "rand (never looked at)": HERE / "data/rand_prompts.jsonl"}
+             "rand (never looked at)": HERE / "data/rand_prompts.jsonl",
+             "hamada (never looked at)": HERE / "data/hamada_prompts.jsonl",
+             "uvala (never looked at)": HERE / "data/uvala_prompts.jsonl",
+             "scarp (never looked at)": HERE / "data/scarp_prompts.jsonl",
+             "thufur (never looked at)": HERE / "data/thufur_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
