@@ -1842,6 +1842,13 @@ def test_labelled_demonstrations_then_a_list_under_its_own_label_not_a_glossary(
     assert got["- sign in → entrar"] != "E"
 
 
+def test_a_compound_adjective_in_style_names_no_form() -> None:
+    got = dict(codes("Add a Google-style docstring and type hints to this function.\n"
+                     "Always end prompts with --ar 16:9 --style raw.\nKeep the style light."))
+    assert got["Add a Google-style docstring and type hints to this function."] == "D"
+    assert got["Always end prompts with --ar 16:9 --style raw."] == got["Keep the style light."] == "O"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -377,7 +377,7 @@ OUTPUT = Folded(
     r"sentences|lines)|reading level|comma-separated|\bno code\b|"
     r"label\s+it\b|mark\s+it\b|(?:(?<!such )as|with|either)\s+['\"][^'\"]{1,20}['\"]\s+or\s+['\"]|"
     r"(?:in|using)\s+(?:english|french|german|spanish|italian|chinese|japanese|plain language)\b|"
-    r"\btone\b|\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:explain|output)\b|"
+    r"\btone\b|(?<!\w-)\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:explain|output)\b|"
     r"do not (?:include|add|use|write)\s+(?:any\s+)?(?:explanations?|commentary|preamble|notes?|text|markdown|"
     r"emojis?|headings?|code fences|(?:all\s+)?caps|the whole)\b|without (?:any )?(?:explanation|commentary|"
     r"preamble)|comments? explaining|"
