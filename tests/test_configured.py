@@ -61,6 +61,13 @@ def test_slot_fields_of_a_configured_task_are_its_input_but_an_assistants_are_se
     assert assistant[1] == ("timezone: {studio_timezone}", "A")
 
 
+def test_a_key_that_holds_the_whole_configuration_names_no_component_for_it() -> None:
+    prompt = ("moderation_task:\n  description: Classify the user comment by the hate speech policy.\n  policy:\n"
+              "    - Slurs count as hate speech even as a joke.\n  input:\n    comment: \"{comment}\"\n  output:\n"
+              "    format: single JSON object\n    fields:\n      label: one of [hate, not_hate]")
+    assert [c for _, c in codes(prompt)] == ["D", "D", "A", "A", "D", "D", "O", "O", "O", "O"]
+
+
 def test_the_instructions_block_keeps_a_rule_in_its_own_words() -> None:
     prompt = ("task: summary\ninstructions: |\n  Summarise the call notes below.\n  Ignore small talk.\n"
               "  Dates must be ISO 8601 (YYYY-MM-DD).\nnotes: |\n  Dana: Let's move the launch.\n  Raj: Fine by me.")

@@ -52,6 +52,17 @@ def _configured(raw: list[str]) -> bool:
     return len(keys) >= 3 and sum(key_component(k) is not None for k in keys) >= 2
 
 
+def _wrapper(raw: list[str]) -> int | None:
+    """The line of a key that holds the whole configuration ("moderation_task:" above every other key, indented):
+    it names no component for what it holds."""
+    keyed = [(li, m) for li, t in enumerate(raw) if (m := _KEY_LINE.match(t))]
+    if not keyed or (keyed[0][1]["value"] or "{").strip() not in ("{", "["):
+        return None
+    first, key = keyed[0]
+    inner = [t for t in raw[first + 1:] if t.strip() and not _BRACKETS.match(t)]
+    return first if inner and all(len(t) - len(t.lstrip()) > len(key["lead"]) for t in inner) else None
+
+
 def _value_component(text: str, value: str, persona: bool) -> Component | None:
     """What a line under no component's key says by its value: a slot is a field a task works from ("product_name:
     {product_name}") but an assistant's setting ("timezone: {user_timezone}"); else the value's one cue, if any."""
@@ -70,6 +81,7 @@ def label_configured_prompt(lines: list[list[Sent]], labels: dict[int, set[Compo
         return
     # an assistant's settings ("timezone: {user_timezone}") are background, a task's fields its input
     persona = any(key_component(m["key"]) is R for t in raw if (m := _KEY_LINE.match(t)))
+    wrapper = _wrapper(raw)
     stack: list[tuple[int, Component | None, str]] = []  # (indentation, component, key) of the open keys
     waiting: list[int] = []  # containers that take the component of the next line
     literal: tuple[int, str] | None = None  # the block scalar ("persona: >", "snippet = '''") lines are inside
@@ -92,7 +104,7 @@ def label_configured_prompt(lines: list[list[Sent]], labels: dict[int, set[Compo
             depth = len(key["lead"])
             while stack and stack[-1][0] >= depth:
                 stack.pop()
-            parent, own = stack[-1][1] if stack else None, key_component(key["key"])
+            parent, own = stack[-1][1] if stack else None, None if li == wrapper else key_component(key["key"])
             comp = own if parent is None or own is E else parent
             if comp is None and key["key"] == "name" and re.match(r"[\"']?[A-Z]", key["value"] or ""):
                 comp = R  # "name: IDCheck Helper" at the top of an assistant's configuration
