@@ -1849,6 +1849,15 @@ def test_a_compound_adjective_in_style_names_no_form() -> None:
     assert got["Always end prompts with --ar 16:9 --style raw."] == got["Keep the style light."] == "O"
 
 
+def test_a_block_named_by_what_the_task_queries_is_consulted() -> None:
+    got = dict(codes("You are ClaimLens, a BI assistant. You have worked alongside claims handlers for years.\n\n"
+                     "Your job is to answer questions by querying the claims data mart.\n\nTools available to you:\n"
+                     "- run_sql(query): runs a read-only query.\n\nTables in the mart:\n- claims(claim_id, status)\n"
+                     "- reserves(claim_id, reserve_gbp)\n\nRules:\n- Never show claimant details.\n\n"
+                     "User question: {question}"))
+    assert got["Tables in the mart:"] == got["- claims(claim_id, status)"] == "A"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"
