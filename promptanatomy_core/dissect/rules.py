@@ -35,6 +35,7 @@ from .cues import (AND_TELLS, ASSISTANT_TITLE, CLOSING_CONTENT, CLOSING_TAG, CON
                    opens_material, title_component, without_chat_markers)
 from .configured import label_configured_prompt
 from .demonstrations import contrast_demos, repeated_label_demos
+from .guides import label_consulted_guides
 from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
                      label_document_headings, label_email_bodies, label_enumerated_entries, label_fenced_material,
@@ -384,6 +385,7 @@ class RulesDissector(Dissector):
         label_document_headings(lines, labels, blank_before)
         label_style_examples(lines, labels, blank_before)
         label_consulted_tables(lines, labels)
+        label_consulted_guides(lines, labels, blank_before)
         _label_run_on_messages(lines, labels)
         _label_opening_greeting(lines, labels)
         _label_chat_history(lines, labels, blank_before)
