@@ -56,6 +56,13 @@ def test_dataset_style_joins_split_at_capitalised_words() -> None:
         "formation in CRS.", "The association is clear.", "Output: yes"]
 
 
+def test_code_member_names_are_not_sentence_ends() -> None:
+    sql = ("SELECT TOP 10 c.CustomerName,\n  ISNULL(SUM(o.Total), 0) AS Lifetime\nFROM dbo.Customers c\n"
+           "LEFT JOIN dbo.Orders o ON o.CustomerID = c.CustomerID\ndf = pd.DataFrame(data)")
+    assert texts(sql) == [line.strip() for line in sql.split("\n")]
+    assert texts("On the go.Then we left.") == ["On the go.", "Then we left."]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab .?!\n`:/3eE-_\"'() \t{}#")) | st.characters(), max_size=300))
 def test_offsets_and_exact_cover(prompt: str) -> None:
