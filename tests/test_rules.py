@@ -1858,6 +1858,13 @@ def test_a_block_named_by_what_the_task_queries_is_consulted() -> None:
     assert got["Tables in the mart:"] == got["- claims(claim_id, status)"] == "A"
 
 
+def test_a_query_to_convert_to_standard_sql_is_the_input() -> None:
+    got = codes("Convert this SQL Server query to BigQuery Standard SQL:\n\nSELECT TOP 10 c.CustomerName,\n"
+                "  ISNULL(SUM(o.Total), 0) AS Lifetime\nFROM dbo.Customers c\nGROUP BY c.CustomerName\n\n"
+                "Add a comment above each line you changed.")
+    assert [c for _, c in got[1:5]] == ["D"] * 4
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -32,9 +32,9 @@ LABEL_ONLY = re.compile(r"^\s*[-*]?\s*(?:(?::[a-z_+-]+:|[^\w\s*_:#>])\s*(?P<wrap
 POINTER = re.compile(r"\b(?:below|following|this|these|here(?:'s| is| are))\b", re.I)
 #: What a task consults rather than works on, however it names it: "against the rubric", "the intents below".
 CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|intents?|categor(?:y|ies)|labels?|codebook|"
-                            r"playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?|taxonomy|glossary|"
-                            r"schema|definitions?|information|info|handlers?|agents?|destinations?|queues?|teams?|"
-                            r"departments?", re.I)
+                            r"playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?(?!\s+sql)|taxonomy|"
+                            r"glossary|schema|definitions?|information|info|handlers?|agents?|destinations?|queues?|"
+                            r"teams?|departments?", re.I)  # not the "Standard SQL" a query is converted to
 
 
 def names_consulted(text: str) -> bool:
