@@ -1865,6 +1865,17 @@ def test_a_query_to_convert_to_standard_sql_is_the_input() -> None:
     assert [c for _, c in got[1:5]] == ["D"] * 4
 
 
+def test_a_live_chat_ending_on_an_open_assistant_turn_is_the_input_not_demonstrations() -> None:
+    got = codes("System: You are the intake assistant for a telehealth service. Ask one question at a time.\n"
+                "User: hi my ear has been hurting 3 days\nAssistant: Sorry to hear that. How old are you?\n"
+                "User: me, 34\nAssistant: Thanks. How bad is the pain?\nUser: like a 6\nAssistant:")
+    assert got[0][1] == "R"
+    assert [c for _, c in got[2:]] == ["D"] * 8
+    demos = codes("Reply like a pirate.\nUser: What's the weather?\nAssistant: Arr, grey skies!\n"
+                  "User: A book?\nAssistant: Treasure Island, matey!\nUser: {message}\nAssistant:")
+    assert [c for _, c in demos[1:5]] == ["E"] * 4
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -87,8 +87,10 @@ _PERSON_TURN = re.compile(r"^\s*(me|him|her|them|mum|mom|dad|boss|bf|gf|husband|
 
 
 def _transcript(texts: Sequence[str]) -> set[int]:
-    """Runs of at least three speaker turns in which some speaker speaks twice."""
-    turns = [TURN.match(t) or _STAMPED_TURN.match(t) or _PERSON_TURN.match(t) for t in texts]
+    """Runs of at least three speaker turns in which some speaker speaks twice; a "System:" turn is the prompt's own
+    instructions, not part of the exchange."""
+    turns = [None if re.match(r"\s*system\s*:", t, re.I) else TURN.match(t) or _STAMPED_TURN.match(t) or
+             _PERSON_TURN.match(t) for t in texts]
     out: set[int] = set()
     for run in runs([m is not None for m in turns]):
         speakers = [next(filter(None, turns[i].groups())) for i in run]  # a name, "Q" or "A"

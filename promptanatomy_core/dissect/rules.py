@@ -130,6 +130,10 @@ _TEMPLATE_PART = re.compile(r"^\s*(?:#{1,6}\s+\S.*|<[^<>\n]{1,160}>|\*\*[^*\n]{1
 _OPEN_ANSWER = re.compile(r"^\W*let'?s (?:think|work|solve|reason)\b[^.]{0,40}\.?\s*$|^\W*(?:\.{3}|…|_+|\?)\s*$", re.I)
 
 
+#: The speaker of a chat turn: "User", "Customer", "Patient".
+_CHAT_SPEAKER = re.compile(r"user|human|customer|patient|client|caller|guest|visitor|student", re.I)
+
+
 def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> tuple[set[int], set[int]]:
     """(demonstration lines, query lines): ``Key: value`` pairs before a final open query with the same keys; the
     query's lines are contiguous (a blank line ends it)."""
@@ -174,10 +178,18 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
             counts = +counts
             transcript = bool(block) and block[-1] > 0 and bool(INPUT_LABEL.match(lines[block[-1] - 1][-1].text))
             demos = set(block) if len(block) >= 4 and min(counts.values()) >= 2 and not transcript else demos
-        if len(demos) >= 2:
+        if len(demos) >= 2 and not _live_chat(lines, keyed, start, end):
             return demos, set(range(start, end + 1))
         break
     return set(), set()
+
+
+def _live_chat(lines: list[list[Sent]], keyed: list, start: int, end: int) -> bool:
+    """Whether an open "Assistant:" closes one conversation whose last user turn is typed out ("User: me, 34"), not
+    a slot ("User: {message}"): the turns above are the chat so far, not demonstrations."""
+    turn = keyed[start][1]
+    return end == len(lines) - 1 and not keyed[end][1][1] and turn is not None and bool(turn[1]) and \
+        not PLACEHOLDER.search(turn[1]) and bool(_CHAT_SPEAKER.fullmatch(turn[0])) and start < end
 
 
 def _lower_key(text: str) -> tuple[str, str] | None:
