@@ -1876,6 +1876,16 @@ def test_a_live_chat_ending_on_an_open_assistant_turn_is_the_input_not_demonstra
     assert [c for _, c in demos[1:5]] == ["E"] * 4
 
 
+def test_a_json_schema_with_a_nested_list_is_form_to_its_last_brace() -> None:
+    got = codes('Produce one JSON object that conforms to this schema:\n\n{\n  "table": "string",\n  "columns": [\n'
+                '    {"name": "string", "pii": "boolean"}\n  ],\n  "refresh": "string, e.g. \'daily\'"\n}\n\n'
+                'DDL:\nCREATE TABLE t (id INT);')
+    assert [c for _, c in got[1:8]] == ["O"] * 7
+    got = codes('Extract the measurements as JSON.\nSchema:\n{\n"measurements": [\n'
+                '{"quantity": string, "value": number}\n]\n}\nNotebook entry:\nRoom temp 21.5 C.')
+    assert [c for _, c in got[2:7]] == ["O"] * 5
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -30,6 +30,8 @@ _DIAGNOSTIC = re.compile(r"^\s*[│|]?\s*(?:(?:error|warning)(?:\[[A-Z]?\d{2,5}\
                          r"(?:Error|Warning)\s+\[[A-Z][A-Z_]{2,}\]:\s|fatal:\s+\[)")
 _OPEN_JSON = re.compile(r"^\s*[\[{]\s*$")
 _CLOSE_JSON = re.compile(r"^\s*[\]}],?\s*$")
+#: A JSON string, whose brackets are text: "\"name\": \"{first} {last}\"".
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
 def material_lines(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
@@ -152,19 +154,25 @@ def _function_spec(texts: Sequence[str], block: range) -> bool:
 
 
 def _json_blocks(texts: Sequence[str]) -> Iterator[range]:
+    """The JSON literals laid out over lines: from a line that only opens one to the closing line that balances it
+    ("]," inside closes a nested list, not the literal)."""
     start: int | None = None
+    depth = 0
     for i, t in enumerate(texts):
         if start is None and _OPEN_JSON.match(t):
-            start = i
-        elif start is not None and _CLOSE_JSON.match(t):
-            yield range(start, i + 1)
-            start = None
+            start, depth = i, 1
+        elif start is not None:
+            bare = _JSON_STRING.sub('""', t)
+            depth += bare.count("{") + bare.count("[") - bare.count("}") - bare.count("]")
+            if _CLOSE_JSON.match(t) and depth <= 0:
+                yield range(start, i + 1)
+                start = None
 
 
 #: A field of a JSON schema sketch: a key whose value is a type ("invoice_number": string, "due": "YYYY-MM-DD" | null)
 #: or a slot the model fills (guidance's "name": "{{gen 'name'}}").
 _TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\[?\s*\"?(?:string|number|integer|int|float|boolean|bool|null|array|"
-                          r"object|date|datetime|YYYY-MM-DD)\b|\[?\{\s*$|\"?\{\{~?\s*(?:gen|select)\b|"
+                          r"object|date|datetime|YYYY-MM-DD)\b|\[?\{\s*$|\[\s*$|\"?\{\{~?\s*(?:gen|select)\b|"
                           r"\"[^\"]*\"\s*\|\s*\")")  # a list of a type ("[string]"), a choice ("green" | "amber")
 
 
@@ -173,7 +181,7 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
     material."""
     out: set[int] = set()
     for block in _json_blocks(texts):
-        inner = [texts[i] for i in block[1:-1]]
+        inner = [texts[i] for i in block[1:-1] if not _CLOSE_JSON.match(texts[i])]
         if inner and sum(bool(_TYPED_FIELD.search(t)) for t in inner) * 2 >= len(inner) and \
                 not _function_spec(texts, block):  # function specs: see _json_literal
             out.update(block)
