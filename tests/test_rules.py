@@ -1886,6 +1886,14 @@ def test_a_json_schema_with_a_nested_list_is_form_to_its_last_brace() -> None:
     assert [c for _, c in got[2:7]] == ["O"] * 5
 
 
+def test_records_the_task_checks_by_are_consulted_even_when_they_read_like_a_log() -> None:
+    got = dict(codes('Fact-check the viral post below using only the fact-check records provided.\n\n'
+                     'Post:\n"The council will add chemicals to the water."\n\nFact-check records:\n'
+                     '[FC-2291] 12 May: Council voted to END fluoride.\n[FC-2292] 14 May: Water remains safe.\n'
+                     '[FC-1985] 3 Jan: Unrelated claim, rated FALSE.\n\nLabel each claim TRUE or FALSE.'))
+    assert got["Fact-check records:"] == got["[FC-2292] 14 May: Water remains safe."] == "A"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -437,7 +437,8 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
                      (not persona or _FIRST_PERSON.search(p))  # a sentence of the line above the run or
                      for p in {m.text for m in lines[li - 1] + lines[first - 1] +
                                _asked_over(lines, li, labels)})) and \
-                not any(_CONSULTED_BLOCK.search(raw[j]) for j in run):
+                not any(_CONSULTED_BLOCK.search(raw[j]) for j in run) and \
+                not _consulted_by_task(raw[first] if bare_label(raw[first]) else raw[first - 1], lines):
             labels.update((m.index, {D}) for j in run for m in lines[j])
             intro = lines[first - 1][-1] if first else None
             if intro is not None and labels[intro.index] == {A} and intro.text.rstrip().endswith(":"):
@@ -446,6 +447,17 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
 
 
 _FIELD = re.compile(r"^\s*[\w-]+:\s+\S")
+
+
+def _consulted_by_task(label: str, lines: list[list[Sent]]) -> bool:
+    """Whether the task says it works by what a label names ("Fact-check the post using only the fact-check records"
+    above "Fact-check records:"): consulted, not worked on."""
+    if not bare_label(label):
+        return False
+    head = re.escape(head_noun(label))
+    return any(re.search(
+        rf"\b(?:using|use|against|based on|according to)\s+(?:only\s+)?(?:the|these|this|our)\s+(?:[\w-]+\s+){{0,2}}"
+        rf"{head}s?\b", m.text, re.I) for line in lines for m in line)  # the sentence may be left as background
 
 
 def _asked_over(lines: list[list[Sent]], li: int, labels: dict[int, set[Component]]) -> list[Sent]:
