@@ -117,6 +117,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "karren (dev after a first blind run)": HERE / "data/karren_prompts.jsonl",
              "ponor (dev after a first blind run)": HERE / "data/ponor_prompts.jsonl",
              "palsa (dev after a first blind run)": HERE / "data/palsa_prompts.jsonl",
+             "hum (dev after a first blind run)": HERE / "data/hum_prompts.jsonl",
+             "reg (dev after a first blind run)": HERE / "data/reg_prompts.jsonl",
+             "serir (dev after a first blind run)": HERE / "data/serir_prompts.jsonl",
+             "tinaja (dev after a first blind run)": HERE / "data/tinaja_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -227,7 +231,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "hamada (never looked at)": HERE / "data/hamada_prompts.jsonl",
              "uvala (never looked at)": HERE / "data/uvala_prompts.jsonl",
              "scarp (never looked at)": HERE / "data/scarp_prompts.jsonl",
-             "thufur (never looked at)": HERE / "data/thufur_prompts.jsonl"}
+             "thufur (never looked at)": HERE / "data/thufur_prompts.jsonl",
+             "aven (never looked at)": HERE / "data/aven_prompts.jsonl",
+             "gour (never looked at)": HERE / "data/gour_prompts.jsonl",
+             "vrulja (never looked at)": HERE / "data/vrulja_prompts.jsonl",
+             "kavir (never looked at)": HERE / "data/kavir_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
