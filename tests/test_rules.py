@@ -1892,6 +1892,11 @@ def test_records_the_task_checks_by_are_consulted_even_when_they_read_like_a_log
                      '[FC-2291] 12 May: Council voted to END fluoride.\n[FC-2292] 14 May: Water remains safe.\n'
                      '[FC-1985] 3 Jan: Unrelated claim, rated FALSE.\n\nLabel each claim TRUE or FALSE.'))
     assert got["Fact-check records:"] == got["[FC-2292] 14 May: Water remains safe."] == "A"
+    got = dict(codes("I have a call with Jonah tomorrow. Using the email history and his bio below, write me a "
+                     "briefing.\n\nBio:\nJonah leads procurement at Vantor.\n\nEmail history:\n[12 Aug] Jonah: Saw "
+                     "your demo. We're reviewing tools.\n[14 Aug] Me: Thanks Jonah! What are the pain points?\n"
+                     "[20 Aug] Jonah: Manual rescheduling. Budget is tight.\n\nKeep it under 300 words."))
+    assert got["Email history:"] == got["[14 Aug] Me: Thanks Jonah!"] == "D"
 
 
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:

@@ -451,13 +451,14 @@ _FIELD = re.compile(r"^\s*[\w-]+:\s+\S")
 
 def _consulted_by_task(label: str, lines: list[list[Sent]]) -> bool:
     """Whether the task says it works by what a label names ("Fact-check the post using only the fact-check records"
-    above "Fact-check records:"): consulted, not worked on."""
+    above "Fact-check records:"), not what it works from ("Using the email history below, write a briefing")."""
     if not bare_label(label):
         return False
     head = re.escape(head_noun(label))
     return any(re.search(
-        rf"\b(?:using|use|against|based on|according to)\s+(?:only\s+)?(?:the|these|this|our)\s+(?:[\w-]+\s+){{0,2}}"
-        rf"{head}s?\b", m.text, re.I) for line in lines for m in line)  # the sentence may be left as background
+        rf"\b(?:(?:using|use) only|only (?:using|use)|against|according to)\s+(?:the|these|this|our)\s+"
+        rf"(?:[\w-]+\s+){{0,2}}{head}s?\b", m.text, re.I)
+        for line in lines for m in line)  # the sentence may be left as background
 
 
 def _asked_over(lines: list[list[Sent]], li: int, labels: dict[int, set[Component]]) -> list[Sent]:
