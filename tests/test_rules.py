@@ -1899,6 +1899,13 @@ def test_records_the_task_checks_by_are_consulted_even_when_they_read_like_a_log
     assert got["Email history:"] == got["[14 Aug] Me: Thanks Jonah!"] == "D"
 
 
+def test_a_transcript_under_a_label_without_a_colon_is_no_few_shot_block() -> None:
+    got = codes("Below is a transcript of the coach's press conference.\nPull out the two best quotes.\n\nTRANSCRIPT\n"
+                "Reporter: How was it?\nCoach: Poor first half.\nReporter: Injuries?\nCoach: Tom has a knock.\n\n"
+                "Format each item as:\nQuote: \"...\"\nCaption: ...")
+    assert [c for _, c in got[3:7]] == ["D"] * 4
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

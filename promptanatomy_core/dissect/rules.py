@@ -176,7 +176,8 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
             while block and counts[keyed[block[-1]][1][0]] == 1:  # "Output one word: Easy, Medium or Hard." above
                 counts[keyed[block.pop()][1][0]] -= 1
             counts = +counts
-            transcript = bool(block) and block[-1] > 0 and bool(INPUT_LABEL.match(lines[block[-1] - 1][-1].text))
+            label = lines[block[-1] - 1][-1].text.rstrip() if block and block[-1] > 0 else ""
+            transcript = bool(INPUT_LABEL.match(label if label.endswith(":") else label + ":"))  # "TRANSCRIPT" too
             demos = set(block) if len(block) >= 4 and min(counts.values()) >= 2 and not transcript else demos
         if len(demos) >= 2 and not _live_chat(lines, keyed, start, end):
             return demos, set(range(start, end + 1))
