@@ -1906,6 +1906,14 @@ def test_a_transcript_under_a_label_without_a_colon_is_no_few_shot_block() -> No
     assert [c for _, c in got[3:7]] == ["D"] * 4
 
 
+def test_the_block_under_a_line_that_says_it_was_pasted_below_is_the_input() -> None:
+    got = dict(codes("I'm underwriting a property risk and I've pasted the surveyor's report below. Pull out the five "
+                     "most significant risk features.\n\nSURVEY REPORT – UNIT 4, GREENFIELD ESTATE\nOccupation: food "
+                     "processing, 38 staff.\nHeating: gas-fired warm air blowers.\nFire protection: no sprinklers."
+                     "\n\nKeep it brief."))
+    assert got["SURVEY REPORT – UNIT 4, GREENFIELD ESTATE"] == got["Heating: gas-fired warm air blowers."] == "D"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

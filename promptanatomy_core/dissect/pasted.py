@@ -628,3 +628,25 @@ def label_consulted_tables(lines: list[list[Sent]], labels: dict[int, set[Compon
         while end < len(lines) and table_row(lines[end]):
             end += 1
         labels.update((m.index, {A}) for line in lines[li:end] for m in line)
+
+
+#: A user saying they pasted something below: "I've pasted the surveyor's report below", "we copied the logs below".
+_PASTED_BELOW = re.compile(r"\b(?:i|we)(?:'ve|’ve| have)?\s+(?:pasted|copied|included|put|attached)\s+(?:in\s+)?"
+                           r"(?:the|my|our|his|her|their|a|an|some)?\s*(?:[\w'’-]+\s+){0,3}?(?:below|underneath)\b|"
+                           r"\b(?:pasted|copied)\s+(?:in\s+)?(?:below|underneath)\b", re.I)  # "… the log, pasted below"
+
+
+def label_said_pasted_below(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                            blank_before: dict[int, bool]) -> None:
+    """The block right under a line in which the user says they pasted something below ("I've pasted the surveyor's
+    report below."), up to the next blank line, is what they pasted: the task's input, title and fields included,
+    when all of it is left as background."""
+    for li in range(len(lines) - 1):
+        if not any(_PASTED_BELOW.search(m.text) for m in lines[li]) or not blank_before[lines[li + 1][0].index]:
+            continue
+        end = li + 2
+        while end < len(lines) and not blank_before[lines[end][0].index]:
+            end += 1
+        block = [m for line in lines[li + 1:end] for m in line]
+        if len(block) >= 2 and all(labels[m.index] == {A} and m.cues <= {A} for m in block):
+            labels.update((m.index, {D}) for m in block)
