@@ -1914,6 +1914,16 @@ def test_the_block_under_a_line_that_says_it_was_pasted_below_is_the_input() -> 
     assert got["SURVEY REPORT – UNIT 4, GREENFIELD ESTATE"] == got["Heating: gas-fired warm air blowers."] == "D"
 
 
+def test_numbered_entries_under_a_task_pointing_at_each_of_them_below_are_the_input() -> None:
+    got = dict(codes("I just moved to Hamburg and half my inbox is in German. For each email below, give me a "
+                     "two-line English summary and tell me if I need to do anything.\n\n1) Von: Jana - Betreff: "
+                     "Frühstück\nHallo zusammen, am Freitag gibt es Frühstück. Bitte tragt euch ein.\n\n2) Von: "
+                     "IT-Service - Betreff: Passwort\nIhr Passwort läuft in 5 Tagen ab.\n\n3) Von: Markus - Betreff: "
+                     "Frage\nHi, kannst du mir das Angebot schicken? Danke!"))
+    assert got["1) Von: Jana - Betreff: Frühstück"] == got["Ihr Passwort läuft in 5 Tagen ab."] == "D"
+    assert got["Danke!"] == "D"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -650,3 +650,30 @@ def label_said_pasted_below(lines: list[list[Sent]], labels: dict[int, set[Compo
         block = [m for line in lines[li + 1:end] for m in line]
         if len(block) >= 2 and all(labels[m.index] == {A} and m.cues <= {A} for m in block):
             labels.update((m.index, {D}) for m in block)
+
+
+#: A task pointing at numbered items below it: "For each email below, give me …" (group 1: the items' noun).
+_EACH_BELOW = re.compile(r"\b(?:each|every|all)\s+(?:of\s+(?:the|these|my|our)\s+)?(?:[\w-]+\s+){0,2}?(\w+?)s?\s+"
+                         r"(?:below|underneath)\b", re.I)
+#: A numbered entry's first line: "1) Von: Jana Krüger - Betreff: …", "2. From: IT Service".
+_NUMBERED = re.compile(r"^\s*\d{1,2}[.)]\s+\S")
+
+
+def label_numbered_entries_below(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                                 blank_before: dict[int, bool]) -> None:
+    """The numbered entries, each a paragraph, under a task that points at each of them below ("For each email
+    below, give me a summary" over "1) Von: …" and its body) are the task's input."""
+    for li, line in enumerate(lines):
+        pointed = next((p for m in line if D in labels[m.index] for p in [_EACH_BELOW.search(m.text)] if p), None)
+        if pointed is None or names_consulted(pointed[1]):
+            continue
+        lj = li + 1
+        while lj < len(lines) and _NUMBERED.match(lines[lj][0].text):
+            end = lj + 1
+            while end < len(lines) and not blank_before[lines[end][0].index]:
+                end += 1
+            entry = [m for entry_line in lines[lj:end] for m in entry_line]
+            if not all(labels[m.index] <= {A, D} and m.cues <= {A, D} for m in entry):
+                break
+            labels.update((m.index, {D}) for m in entry)
+            lj = end

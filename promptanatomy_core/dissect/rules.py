@@ -40,8 +40,8 @@ from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
                      label_document_headings, label_email_bodies, label_enumerated_entries, label_fenced_material,
                      label_material_above, label_material_the_task_names, label_pasted_code, label_pasted_records,
-                     label_prompt_to_rework, label_said_pasted_below, label_style_examples, label_test_cases,
-                     label_text_to_rework)
+                     label_numbered_entries_below, label_prompt_to_rework, label_said_pasted_below,
+                     label_style_examples, label_test_cases, label_text_to_rework)
 from .reading import (CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted,
                       table_row)
 
@@ -405,6 +405,7 @@ class RulesDissector(Dissector):
         _label_chat_history(lines, labels, blank_before)
         _label_pasted_paragraph(lines, labels, blank_before)
         label_said_pasted_below(lines, labels, blank_before)
+        label_numbered_entries_below(lines, labels, blank_before)
         _label_markers(lines, labels, sentences)
         _label_dspy_sections(lines, labels)
         _label_untitled_headings(lines, labels)
