@@ -1924,6 +1924,15 @@ def test_numbered_entries_under_a_task_pointing_at_each_of_them_below_are_the_in
     assert got["Danke!"] == "D"
 
 
+def test_a_json_schema_on_one_line_is_form_and_a_function_spec_on_one_line_is_not() -> None:
+    got = dict(codes('Parse the check-in below into JSON.\n\nSchema:\n{"athlete_id": string, "sleep_hours": number, '
+                     '"notes": string}\n\nCheck-in:\nSlept 5 hours.'))
+    assert got["Schema:"] == got['{"athlete_id": string, "sleep_hours": number, "notes": string}'] == "O"
+    spec = '{"name": "search_hotels", "description": "Find hotels", "parameters": {"city": "string", "n": "int"}}'
+    got = dict(codes(f"You can call these tools:\n{spec}\nUser: {{question}}"))
+    assert got[spec] == "A"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -176,6 +176,11 @@ _TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\[?\s*\"?(?:string|number|intege
                           r"\"[^\"]*\"\s*\|\s*\")")  # a list of a type ("[string]"), a choice ("green" | "amber")
 
 
+#: A JSON literal on one line, and a key in it.
+_ONE_LINE_JSON = re.compile(r"^\s*[\[{].*[\]}],?\s*$")
+_JSON_KEY = re.compile(r"\"[\w ]+\"\s*:")
+
+
 def json_schema_lines(texts: Sequence[str]) -> set[int]:
     """The JSON literals that sketch the answer's shape (most fields typed, not filled in): Output Formatting, not
     material."""
@@ -185,6 +190,10 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
         if inner and sum(bool(_TYPED_FIELD.search(t)) for t in inner) * 2 >= len(inner) and \
                 not _function_spec(texts, block):  # function specs: see _json_literal
             out.update(block)
+    for i, t in enumerate(texts):  # a schema on one line: '{"athlete_id": string, "sleep_hours": number, …}'
+        if _ONE_LINE_JSON.match(t) and len(_TYPED_FIELD.findall(t)) * 2 >= max(2, len(_JSON_KEY.findall(t))) and \
+                not _function_spec(texts, range(i, i + 1)):
+            out.add(i)
     return out
 
 
