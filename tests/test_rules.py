@@ -1933,6 +1933,12 @@ def test_a_json_schema_on_one_line_is_form_and_a_function_spec_on_one_line_is_no
     assert got[spec] == "A"
 
 
+def test_a_heading_saying_what_the_artefact_must_contain_opens_its_specification() -> None:
+    got = dict(codes("## Purpose\nProduce a liability assessment for the file.\n\n## What the assessment must contain\n"
+                     "1. A short summary of the allegation.\n2. Key dates.\n\n## Format\nUse short paragraphs."))
+    assert got["## What the assessment must contain"] == got["2. Key dates."] == "D"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -612,7 +612,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\b(?:regulat\w+|compliance|legal|safety)\b"), A),
     (_rx(r"what to (?:include|cover|ask|collect|mention)\b|"
          r"\b(?:details|information|info|things|questions) to (?:collect|gather|ask|capture|cover|include)\b|"
-         r"\bfields to (?:extract|fill|capture|collect)\b|\bwhat (?:the|your) \w+ (?:must|should) (?:do|cover|"
+         r"\bfields to (?:extract|fill|capture|collect)\b|\bwhat (?:the|your) \w+ (?:must|should) (?:do|cover|contain|"
          r"include)\b"), D),
     (_rx(r"\b(?:task|instruction|objective|goal|purpose|workflow|what to do|steps?\b|your job|mission|"
          r"what you (?:can|should|will) do|"
