@@ -1939,6 +1939,13 @@ def test_a_heading_saying_what_the_artefact_must_contain_opens_its_specification
     assert got["## What the assessment must contain"] == got["2. Key dates."] == "D"
 
 
+def test_quoted_turns_after_a_blank_line_stay_in_the_examples_section() -> None:
+    got = codes('## Tone\nBe warm and direct.\n\n## Examples of the tone we want\n\nBroker: "Any chance you can look '
+                'at the renewal today?"\nReply: "Hi Sam, yes, by close of play."\n\nBroker: "Can you confirm cover?"\n'
+                'Reply: "Hi Lisa, happy to."\n\n## Broker email\n{email_body}')
+    assert [c for _, c in got[3:7]] == ["E"] * 4
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

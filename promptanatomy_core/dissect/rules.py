@@ -429,7 +429,9 @@ class RulesDissector(Dissector):
         if re.match(r"^\W*now\b", first.text, re.I) or (is_imperative(first.text) and key_value(first.text) is None) \
                 or _ITEMS_TO_DO.match(first.text):
             return True
-        return blank_before[first.index] and bool(first.cues - {E} or re.match(r"^\W*no\s+[a-z]", first.text, re.I))
+        quoted = re.match(r"^[^:\n]{1,30}:\s*[\"“]", first.text)  # 'Broker: "Any chance …"': a line of an example
+        return blank_before[first.index] and not quoted and \
+            bool(first.cues - {E} or re.match(r"^\W*no\s+[a-z]", first.text, re.I))
 
     @staticmethod
     def _label_line(line: list[Sent], section: Component | None, mode: Component | None,
