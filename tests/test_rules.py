@@ -1946,6 +1946,15 @@ def test_quoted_turns_after_a_blank_line_stay_in_the_examples_section() -> None:
     assert [c for _, c in got[3:7]] == ["E"] * 4
 
 
+def test_past_work_the_model_wrote_itself_is_the_examples() -> None:
+    got = dict(codes('You are the voice of Dunmore Rovers on match day.\nHere are two previews you wrote earlier this '
+                     'season:\nPreview 1: "Saturday, 3pm, the mud bath awaits. Up the Rovers!"\nPreview 2: "Midweek '
+                     'under the lights. Up the Rovers!"\nNow write the preview for this weekend.\nFixture: Rovers v '
+                     'Kilbride, Sunday 2pm.'))
+    assert got["Here are two previews you wrote earlier this season:"] == "E"
+    assert got['Preview 1: "Saturday, 3pm, the mud bath awaits.'] == "E"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

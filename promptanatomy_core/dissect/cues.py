@@ -545,7 +545,7 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"[^.]{0,60}\b(?:as a guide to|as an example of|for inspiration)\b|"
                     r"here(?:'s| is) (?:one|an? \w+) (?:that )?(?:i|we) (?:already )?(?:have|wrote|liked|loved|used|"
                     r"made)\b|here are (?:a few|some|two|three|four|five|several|\d+) (?:\w+ )?(?:that |which )?"
-                    r"(?:i|we) (?:already |really )?(?:like|love|have|wrote|liked|loved|used|made)\b|"
+                    r"(?:i|we|you) (?:already |really )?(?:like|love|have|wrote|liked|loved|used|made)\b|"
                     r"here(?:'s| is) (?:the|a) (?:style|kind of thing|vibe|tone|sort of thing) (?:i'm|i am|we're|we are) "
                     r"(?:after|going for|looking for)\b|"
                     r"here(?:'s| is) (?:the|a) (?:kind|sort|type) of (?:thing|\w+) (?:i|we) (?:like|love|want|mean)\b|"
