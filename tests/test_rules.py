@@ -1955,6 +1955,12 @@ def test_past_work_the_model_wrote_itself_is_the_examples() -> None:
     assert got['Preview 1: "Saturday, 3pm, the mud bath awaits.'] == "E"
 
 
+def test_template_sections_described_in_parentheses_are_all_form() -> None:
+    got = codes("## Template\nUse exactly these sections, in this order:\n### Summary\n(3-4 sentences)\n### Impact\n"
+                "### Timeline\n(table: Time UTC | Event)\n### Root cause\n\n## Input\n{incident_notes}")
+    assert [c for _, c in got[:8]] == ["O"] * 8
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

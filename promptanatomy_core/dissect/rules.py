@@ -123,8 +123,8 @@ def _template_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> s
 
 #: A word naming the answer's layout: "Use this structure:", "Use our template:".
 _TEMPLATE_WORD = re.compile(r"\b(?:structure|template|layout|outline|sections|headings|format)\b", re.I)
-#: A part of a layout given as a template: a heading or a description in angle brackets.
-_TEMPLATE_PART = re.compile(r"^\s*(?:#{1,6}\s+\S.*|<[^<>\n]{1,160}>|\*\*[^*\n]{1,60}\*\*:?)\s*$")
+#: A part of a layout given as a template: a heading, or a description in angle brackets or parentheses.
+_TEMPLATE_PART = re.compile(r"^\s*(?:#{1,6}\s+\S.*|<[^<>\n]{1,160}>|\([^()\n]{1,160}\)|\*\*[^*\n]{1,60}\*\*:?)\s*$")
 
 
 #: The start of an answer left for the model to continue: "A: Let's think step by step."
