@@ -1961,6 +1961,14 @@ def test_template_sections_described_in_parentheses_are_all_form() -> None:
     assert [c for _, c in got[:8]] == ["O"] * 8
 
 
+def test_rows_aligned_in_columns_with_spaces_are_pasted_data() -> None:
+    got = codes("Audit these firewall rules and flag any that are overly permissive.\n\nOur standard: no \"any\" "
+                "source on inbound rules.\n\nID  Src         Dst         Service   Action\n"
+                "12  any         10.1.5.20   HTTPS     accept\n17  any         10.1.0.1    SSH       accept\n"
+                "31  10.0.0.0/8  any         any       accept\n\nReturn a Markdown table.")
+    assert [c for _, c in got[2:6]] == ["D"] * 4
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -106,6 +106,8 @@ def _transcript(texts: Sequence[str]) -> set[int]:
 _CSV_BREAK = re.compile(r",(?! )")
 #: A line of figures aligned by spaces: a label, two or more spaces, an amount ("Cost of sales     (191,640)").
 _FIGURE_ROW = re.compile(r"\s*\S.*?\S {2,}[$€£]?\s*\(?-?\d[\d,.]*\)?%?\s*")
+#: The gap between two cells of a row aligned with spaces: "12  any             10.1.5.20".
+_SPACED_CELLS = re.compile(r"\S {2,}(?=\S)")
 #: A quoted CSV cell, whose commas and spaces are the cell's text.
 _QUOTED_CELL = re.compile(r'"[^"\n]*"')
 
@@ -117,8 +119,8 @@ def _cell_breaks(text: str) -> int:
         return 0
     if " | " in text:
         return text.count("|")
-    if _FIGURE_ROW.fullmatch(text):
-        return 1  # "Gross profit                             92,473": a statement's line, aligned with spaces
+    if _FIGURE_ROW.fullmatch(text) or len(_SPACED_CELLS.findall(text.strip())) >= 3:
+        return 1  # "Gross profit     92,473", "12  any   10.1.5.20    HTTPS": columns aligned with spaces
     row = _QUOTED_CELL.sub('""', text.strip())  # '5,2024-05-03,"great quality, fast shipping"': three cells
     commas = len(_CSV_BREAK.findall(row))
     if commas == 1 and not re.search(r"\s", row):
