@@ -55,6 +55,8 @@ _CODE_NAME = re.compile(r"[A-Z][a-z0-9]+[A-Z]")
 #: A short lower-case name before such a dot: the "dbo" of "dbo.Customers", the "o" of "o.Total".
 _CODE_OWNER = re.compile(r"(?<![\w.])[a-z_][a-z0-9_]{0,2}$")
 #: A line of SQL: "FROM dbo.Customers c", "LEFT JOIN dbo.Orders o ON …".
+#: A dotted lower-case path before such a dot: the "pandas.core.frame" of "pandas.core.frame.DataFrame".
+_CODE_PATH = re.compile(r"(?<![\w.])[a-z_]\w*(?:\.[a-z_]\w*)+$")
 _SQL_LINE = re.compile(r"\s*(?:SELECT|FROM|WHERE|(?:LEFT |RIGHT |INNER |OUTER |CROSS )?JOIN|GROUP BY|ORDER BY|HAVING|"
                        r"ON|AND|OR|UPDATE|INSERT INTO|DELETE FROM|SET|WITH)\b")
 _TERMINATOR = re.compile(r"[.?!]+[\"'”’)\]]*")
@@ -99,9 +101,10 @@ def boundaries(text: str) -> list[int]:
             # no space after the terminator: only a capitalised word starts a new sentence ("CRS.The", "5.Positive")
             if not (nxt[:1].isupper() and nxt[1:2].islower()):
                 continue
-            code = m.group() == "." and _CODE_OWNER.search(text, 0, first) and (
+            code = m.group() == "." and (_CODE_OWNER.search(text, 0, first) and (
                 _CODE_NAME.match(text, end) or text[first - 2:first - 1] == "(" or
-                _SQL_LINE.match(text, text.rfind("\n", 0, first) + 1))
+                _SQL_LINE.match(text, text.rfind("\n", 0, first) + 1)) or
+                _CODE_PATH.search(text, 0, first) and _CODE_NAME.match(text, end))
             if text[first - 1:first].isspace() or first == 0 or code:
                 continue
         else:

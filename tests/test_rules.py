@@ -2793,15 +2793,13 @@ def test_a_paste_is_pointed_at_by_any_sentence_of_the_line_above_it() -> None:
     assert [got[t.strip()] for t in plan] == ["D"] * len(plan)
 
 
-def test_a_paste_after_a_line_the_splitter_broke_off_is_still_found() -> None:
-    trace = ["BeanCreationException: Error creating bean with name 'priceService'",
+def test_a_stack_trace_under_a_paragraph_is_found_and_kept_whole() -> None:
+    trace = ["org.springframework.beans.factory.BeanCreationException: Error creating bean with name 'priceService'",
              "\tat org.springframework.beans.factory.support.ConstructorResolver.instantiate(ConstructorResolver.java:318)",
              "\tat com.acme.pricing.PriceService.init(PriceService.java:22)"]
-    got = dict(codes("The app fails on startup with the trace below. It worked last week.\n\n"
-                     "org.springframework.beans.factory.\n" + "\n".join(trace) + "\n\nWhy is the repository null?"))
-    pasted = [trace[0], "at org.springframework.beans.factory.support.",  # the splitter cuts at ".C"
-              "ConstructorResolver.instantiate(ConstructorResolver.java:318)", "PriceService.init(PriceService.java:22)"]
-    assert [got[t] for t in pasted] == ["D"] * len(pasted)
+    got = codes("The app fails on startup with the trace below. It worked last week.\n\n" + "\n".join(trace) +
+                "\n\nWhy is the repository null?")
+    assert got[2:5] == [(line.strip(), "D") for line in trace]  # one sentence a line: no cut at ".B" or ".C"
 
 
 def test_a_block_the_task_names_as_what_it_works_on_is_the_input_even_under_a_persona() -> None:

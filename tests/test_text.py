@@ -61,6 +61,9 @@ def test_code_member_names_are_not_sentence_ends() -> None:
            "LEFT JOIN dbo.Orders o ON o.CustomerID = c.CustomerID\ndf = pd.DataFrame(data)")
     assert texts(sql) == [line.strip() for line in sql.split("\n")]
     assert texts("On the go.Then we left.") == ["On the go.", "Then we left."]
+    trace = "java.lang.NullPointerException: null\n    at com.acme.billing.InvoiceService.total(InvoiceService.java:42)"
+    assert texts(trace) == [line.strip() for line in trace.split("\n")]
+    assert texts("<class 'pandas.core.frame.DataFrame'>") == ["<class 'pandas.core.frame.DataFrame'>"]
 
 
 @settings(max_examples=300, deadline=None)
