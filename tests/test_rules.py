@@ -1969,6 +1969,13 @@ def test_rows_aligned_in_columns_with_spaces_are_pasted_data() -> None:
     assert [c for _, c in got[2:6]] == ["D"] * 4
 
 
+def test_a_policy_a_text_is_made_from_is_its_input() -> None:
+    got = dict(codes("Create a set of frequently asked questions for the travel insurance page of our website, "
+                     "based on the policy summary below.\n\nPolicy summary:\n- Medical expenses up to £10 million\n"
+                     "- Cancellation cover up to £5,000 per person\n\nWrite 8 to 10 questions."))
+    assert got["Policy summary:"] == got["- Medical expenses up to £10 million"] == "D"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -540,6 +540,12 @@ _POINTS_BELOW = re.compile(r"\b(?:below|hieronder|onderstaande?|unten|folgende[n
                            r"abaixo)\b", re.I)
 
 
+#: A task that makes something out of named material: "Create a set of FAQs … based on the policy summary below"
+#: (group "words": the words that may name it).
+_MADE_FROM = re.compile(r"\b(?:write|draft|build|create|make|generate|produce|prepare|compile)\b.{0,120}?\bbased on\s+"
+                        r"(?:the|these|this|my|our)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
+
+
 def _singular(word: str) -> str:
     """A noun without its plural ending, for comparing "tickets" with "Ticket:"."""
     word = word.lower()
@@ -562,7 +568,8 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     block under the label right below a task that points below it ("Assign ICD-10-CM codes to the encounter summary
     below." above "Encounter summary:") when the task names no label of its own. Labels of what is consulted
     ("Glossary:", "<policy>", "Severity levels:") are left as they are."""
-    acted = _named_in_tasks(_ACTS_ON, lines, labels)
+    made_from = _named_in_tasks(_MADE_FROM, lines, labels)  # "FAQs based on the policy summary below": even a policy
+    acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from
     blocks = []  # (line, its label's match, the label's name, its head noun)
     for li, line in enumerate(lines):
         found = _BLOCK_LABEL.match(line[0].text) if len(line) == 1 else None
@@ -571,7 +578,8 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
             blocks.append((li, found, name, _singular(head_noun(name.replace("_", " ")))))
     named = {noun for *_, noun in blocks if len(noun) >= 4 and noun in acted}  # "Essay:" for "Grade the essay …"
     for li, found, name, noun in blocks:
-        if labels[lines[li][0].index] != {A} or names_consulted(name) or heading_topic(lines[li][0].text) or \
+        if labels[lines[li][0].index] != {A} or names_consulted(name) and noun not in made_from or \
+                heading_topic(lines[li][0].text) or \
                 CONDITIONS_BELOW.search(lines[li][0].text):
             continue  # "Reject a joke if it:" is a rule, not the joke
         pointed = not named and li and not found.group("heading") and not _CONSULTED_LABEL.search(name) and any(
