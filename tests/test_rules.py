@@ -1976,6 +1976,14 @@ def test_a_policy_a_text_is_made_from_is_its_input() -> None:
     assert got["Policy summary:"] == got["- Medical expenses up to £10 million"] == "D"
 
 
+def test_quoted_captions_under_a_sentence_asking_to_match_their_voice_are_the_examples() -> None:
+    got = dict(codes('Write three Instagram captions for our beginners class. Match the voice of our previous captions:'
+                     '\n\n"Fridays are for pads and bad puns. #IronFist"\n"No experience? No problem. #IronFist"\n\n'
+                     'Each caption should be under 40 words.'))
+    assert got['"Fridays are for pads and bad puns.'] == got['No problem.'] == "E"
+    assert got["Each caption should be under 40 words."] == "O"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

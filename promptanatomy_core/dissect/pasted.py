@@ -12,7 +12,7 @@ from ..types import Component
 from . import languages
 from .cues import (CONDITIONS_BELOW, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, A, D, E, O, R,
                    heading_topic, key_value)
-from .material import DELIMITER, runs
+from .material import DELIMITER, OPENING_QUOTE, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, table_row
 
 
@@ -600,7 +600,8 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
 
 #: A task asking for the style of examples it names: "… in the style of our previous captions", "… like the
 #: examples below" (group "words": the words that may name them).
-_IN_THE_STYLE_OF = re.compile(r"\b(?:in the (?:same )?(?:style|voice|tone|format|shape) (?:of|as)|like|matching)\s+"
+_IN_THE_STYLE_OF = re.compile(r"\b(?:in the (?:same )?(?:style|voice|tone|format|shape) (?:of|as)|like|matching|"
+                              r"match (?:the )?(?:style|voice|tone) of)\s+"
                               r"(?:the|our|these|those|my)\s+(?P<words>(?:[^\W\d]+\s+){0,2}[^\W\d]+)", re.I)
 
 
@@ -622,6 +623,15 @@ def label_style_examples(lines: list[list[Sent]], labels: dict[int, set[Componen
             end += 1
         if end > li + 1:
             labels.update((m.index, {E}) for block in lines[li:end] for m in block)
+    for li, line in enumerate(lines[:-1]):  # "Match the voice of our previous captions:" over the quoted captions
+        said = line[-1]
+        if not said.text.rstrip().endswith(":") or not _IN_THE_STYLE_OF.search(said.text):
+            continue
+        end = li + 1  # the block right below it, across a blank line, up to the next one
+        while end < len(lines) and (end == li + 1 or not blank_before[lines[end][0].index]) and \
+                (end > li + 1 or re.match(r"\s*(?:" + OPENING_QUOTE + r"|[-*•]\s)", lines[end][0].text)):
+            end += 1
+        labels.update((m.index, {E}) for block in lines[li + 1:end] for m in block)
 
 
 def label_consulted_tables(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
