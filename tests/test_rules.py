@@ -1984,6 +1984,19 @@ def test_quoted_captions_under_a_sentence_asking_to_match_their_voice_are_the_ex
     assert got["Each caption should be under 40 words."] == "O"
 
 
+def test_notes_named_first_in_a_request_to_write_from_them_are_the_input_under_a_persona() -> None:
+    notes = ["- Affected: OrbitOS 7.2.0 to 7.2.4 on the OR-5000 and OR-7000 routers",
+             "- Bug: the web UI does not validate the session cookie on /api/backup",
+             "- Fixed in 7.2.5, released today", "- Workaround: disable the management UI (`no ip http server`)",
+             "- CVE-2025-31877 reserved, CVSS 8.1", "- Reported by Kim Lindqvist of NordSec; she wants to be credited"]
+    got = dict(codes("You are a technical writer in the product security team at Orbital Networks.\nUsing the "
+                     "engineering notes below, write a public security advisory for customers.\n\nEngineering notes:\n"
+                     + "\n".join(notes) + "\n\nDo not mention the internal ticket number.\nUse the standard advisory "
+                     "structure: Summary, Impact, Solution."))
+    assert [got[t] for t in ["Engineering notes:", *notes]] == ["D"] * 7
+    assert got["Do not mention the internal ticket number."] == "A"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -546,6 +546,12 @@ _MADE_FROM = re.compile(r"\b(?:write|draft|build|create|make|generate|produce|pr
                         r"(?:the|these|this|my|our)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
 
 
+#: The same, material named first: "Using the engineering notes below, write a public security advisory".
+_USING_TO_MAKE = re.compile(r"\busing\s+(?:the|these|this|my|our)\s+(?P<words>(?:[\w-]+\s+){0,2}?[\w-]+)"
+                            r"(?:\s+(?:below|above))?\s*,\s*(?:please\s+)?(?:write|draft|build|create|make|generate|"
+                            r"produce|prepare|compile)\b", re.I)
+
+
 def _singular(word: str) -> str:
     """A noun without its plural ending, for comparing "tickets" with "Ticket:"."""
     word = word.lower()
@@ -568,7 +574,7 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     block under the label right below a task that points below it ("Assign ICD-10-CM codes to the encounter summary
     below." above "Encounter summary:") when the task names no label of its own. Labels of what is consulted
     ("Glossary:", "<policy>", "Severity levels:") are left as they are."""
-    made_from = _named_in_tasks(_MADE_FROM, lines, labels)  # "FAQs based on the policy summary below": even a policy
+    made_from = _named_in_tasks(_MADE_FROM, lines, labels) | _named_in_tasks(_USING_TO_MAKE, lines, labels)
     acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from
     blocks = []  # (line, its label's match, the label's name, its head noun)
     for li, line in enumerate(lines):
