@@ -1997,6 +1997,13 @@ def test_notes_named_first_in_a_request_to_write_from_them_are_the_input_under_a
     assert got["Do not mention the internal ticket number."] == "A"
 
 
+def test_a_rule_that_closes_a_prompt_after_its_data_is_no_more_of_the_data() -> None:
+    got = dict(codes("Using the notes below, write a short advisory.\n\nNotes:\n- Affected: 7.2.0 to 7.2.4\n"
+                     "- Fixed in 7.2.5\n\nDo not mention the internal ticket number."))
+    assert got["- Fixed in 7.2.5"] == "D"
+    assert got["Do not mention the internal ticket number."] == "A"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

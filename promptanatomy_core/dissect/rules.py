@@ -681,8 +681,8 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
     for li in range(end - 1, -1, -1):
         if opens_material(lines[li][-1].text):
             return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
-        if any(m.cues - {A} or labels[m.index] != {A} for m in lines[li]):
-            break
+        if any(m.cues - {A} or labels[m.index] != {A} or A in m.cues and PROHIBITION.match(m.text) for m in lines[li]):
+            break  # an instruction, a rule among them ("Do not mention the ticket number.") too
         if lines[li][-1].text.rstrip().endswith(":") and (_GLOSSARY.search(lines[li][-1].text) or
                                                           CONDITIONS_BELOW.search(lines[li][-1].text)):
             start = li + 1  # "Glossary (always use these renderings):", "Reject a joke if it:" and its items
