@@ -2004,6 +2004,12 @@ def test_a_rule_that_closes_a_prompt_after_its_data_is_no_more_of_the_data() -> 
     assert got["Do not mention the internal ticket number."] == "A"
 
 
+def test_act_as_a_persona_described_between_commas_and_do_a_task() -> None:
+    persona_and_task = "I want you to act as Jeeves, an impeccably polite English butler, and read me my agenda."
+    got = dict(codes(persona_and_task + "\nKeep it to one paragraph."))
+    assert got[persona_and_task] == "DR"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -871,7 +871,7 @@ def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
     if R in cues:
         role_and_task = re.match(r"^\W*(?:" + _AS_PERSONA + r"|you are\b[^;.]{0,120};|"
                                  r"(?:please\s+|i want you to\s+)?(?:act as|pretend (?:you're|you are|to be))\b"
-                                 r"[^,;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
+                                 r"[^;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
                                  _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
     if O in cues:
