@@ -2010,6 +2010,12 @@ def test_act_as_a_persona_described_between_commas_and_do_a_task() -> None:
     assert got[persona_and_task] == "DR"
 
 
+def test_here_it_is_introduces_the_material_the_task_named() -> None:
+    got = dict(codes("Read me my agenda for the day, in character as a butler. Here it is:\n08:00 gym\n"
+                     "09:30 call with the accountant\n15:00 dentist\nKeep it to one paragraph."))
+    assert got["Here it is:"] == got["09:30 call with the accountant"] == "D"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -641,7 +641,8 @@ TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 #: A row of pasted data: a markdown table row or comma-separated values.
 DATA_ROW = re.compile(TABLE_ROW.pattern + r"|^[^,\n]*(?:,[^,\s][^,\n]*|,){3,}$")
 #: An introduction of material: the task's input (Directive), or reference material (Additional Information).
-INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|(?:attached )?below (?:is|are)|"
+INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|here (?:it|they) (?:is|are)\s*:\s*$|"
+                    r"(?:attached )?below (?:is|are)|"
                     r"attached (?:is|are)\b|the following (?:is|are)|"
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
                     r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
