@@ -2016,6 +2016,12 @@ def test_here_it_is_introduces_the_material_the_task_named() -> None:
     assert got["Here it is:"] == got["09:30 call with the accountant"] == "D"
 
 
+def test_an_invoice_under_a_request_is_its_input() -> None:
+    got = dict(codes("Work out how much we should pay on this pet insurance claim.\nVet invoice (Riverside Vets):\n"
+                     "Consultation £65.00\nX-ray (2 views) £240.00\nSedation £95.00\n\nShow your working."))
+    assert got["Vet invoice (Riverside Vets):"] == got["X-ray (2 views) £240.00"] == "D"
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

@@ -266,7 +266,8 @@ _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|r
                         r"answers|quotes|offers|options|experience|reviews|verbatims|complaints|tickets|messages|"
                         r"e?mails|posts|tweets|headlines|entries|submissions|replies|questions|specs|specifications|"
                         r"features|caractéristiques|características|caratteristiche|merkmale|notulen|drafts?|abstract|essay|"
-                        r"chapter|introduction|inleiding|einleitung|introducción|lines|"
+                        r"chapter|introduction|inleiding|einleitung|introducción|lines|invoice|receipt|bill|quote|"
+                        r"estimate|"
                         r"informa(?:ções|tions?|ción|zioni)|comentários|comentarios|commentaires|angaben|gegevens|"
                         r"dados|datos|données|dati", re.I)
 
