@@ -101,10 +101,11 @@ def boundaries(text: str) -> list[int]:
             # no space after the terminator: only a capitalised word starts a new sentence ("CRS.The", "5.Positive")
             if not (nxt[:1].isupper() and nxt[1:2].islower()):
                 continue
-            code = m.group() == "." and (_CODE_OWNER.search(text, 0, first) and (
+            near = max(0, first - 120)  # the names before the dot, searched near it, not from the text's start
+            code = m.group() == "." and (_CODE_OWNER.search(text, near, first) and (
                 _CODE_NAME.match(text, end) or text[first - 2:first - 1] == "(" or
                 _SQL_LINE.match(text, text.rfind("\n", 0, first) + 1)) or
-                _CODE_PATH.search(text, 0, first) and _CODE_NAME.match(text, end))
+                _CODE_PATH.search(text, near, first) and _CODE_NAME.match(text, end))
             if text[first - 1:first].isspace() or first == 0 or code:
                 continue
         else:

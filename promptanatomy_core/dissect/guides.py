@@ -46,7 +46,7 @@ def _block_end(lines: list[list[Sent]], li: int, blank_before: dict[int, bool]) 
 def label_consulted_guides(lines: list[list[Sent]], labels: dict[int, set[Component]],
                            blank_before: dict[int, bool]) -> None:
     """The lines of a guide that the task holds material up against are background."""
-    if not any(_HELD_AGAINST.search(m.text) and D in labels[m.index] for line in lines for m in line):
+    if not any(D in labels[m.index] and _HELD_AGAINST.search(m.text) for line in lines for m in line):
         return
     for li, line in enumerate(lines):
         if len(line) == 1 and _title(line[0]) and _GUIDE.search(line[0].text):

@@ -119,7 +119,7 @@ def _cell_breaks(text: str) -> int:
         return 0
     if " | " in text:
         return text.count("|")
-    if _FIGURE_ROW.fullmatch(text) or len(_SPACED_CELLS.findall(text.strip())) >= 3:
+    if "  " in text.strip() and (_FIGURE_ROW.fullmatch(text) or len(_SPACED_CELLS.findall(text.strip())) >= 3):
         return 1  # "Gross profit     92,473", "12  any   10.1.5.20    HTTPS": columns aligned with spaces
     row = _QUOTED_CELL.sub('""', text.strip())  # '5,2024-05-03,"great quality, fast shipping"': three cells
     commas = len(_CSV_BREAK.findall(row))

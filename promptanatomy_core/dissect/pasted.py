@@ -543,7 +543,8 @@ _POINTS_BELOW = re.compile(r"\b(?:below|hieronder|onderstaande?|unten|folgende[n
 
 #: A task that makes something out of named material: "Create a set of FAQs … based on the policy summary below"
 #: (group "words": the words that may name it).
-_MADE_FROM = re.compile(r"\b(?:write|draft|build|create|make|generate|produce|prepare|compile)\b.{0,120}?\bbased on\s+"
+_MADE_FROM = re.compile(r"^(?=.*\bbased on\b).*?\b(?:write|draft|build|create|make|generate|produce|prepare|compile)\b"
+                        r".{0,120}?\bbased on\s+"
                         r"(?:the|these|this|my|our)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
 
 
@@ -667,7 +668,7 @@ def label_said_pasted_below(lines: list[list[Sent]], labels: dict[int, set[Compo
     report below."), up to the next blank line, is what they pasted: the task's input, title and fields included,
     when all of it is left as background."""
     for li in range(len(lines) - 1):
-        if not any(_PASTED_BELOW.search(m.text) for m in lines[li]) or not blank_before[lines[li + 1][0].index]:
+        if not blank_before[lines[li + 1][0].index] or not any(_PASTED_BELOW.search(m.text) for m in lines[li]):
             continue
         end = li + 2
         while end < len(lines) and not blank_before[lines[end][0].index]:
