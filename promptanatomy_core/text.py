@@ -1,7 +1,8 @@
 """Sentence splitting with character offsets, and prompt validation.
 
 Boundaries: newlines, and ``.``/``?``/``!`` followed by white space or a capitalised word. Never inside fenced or
-inline code, URLs, e-mail addresses, file names, decimals, abbreviations, or an ``Input: … Output: …`` example.
+inline code, URLs, e-mail addresses, file names, decimals, abbreviations, a dot between names in code
+(``c.CustomerName``, ``java.lang.NullPointerException``), or an ``Input: … Output: …`` example.
 """
 from __future__ import annotations
 
@@ -54,9 +55,9 @@ _EXAMPLE = re.compile(r"\bInput\s*:(?:(?!\n).)*?\bOutput\s*:[^\n]*?(?=[.?!][\"')
 _CODE_NAME = re.compile(r"[A-Z][a-z0-9]+[A-Z]")
 #: A short lower-case name before such a dot: the "dbo" of "dbo.Customers", the "o" of "o.Total".
 _CODE_OWNER = re.compile(r"(?<![\w.])[a-z_][a-z0-9_]{0,2}$")
-#: A line of SQL: "FROM dbo.Customers c", "LEFT JOIN dbo.Orders o ON …".
 #: A dotted lower-case path before such a dot: the "pandas.core.frame" of "pandas.core.frame.DataFrame".
 _CODE_PATH = re.compile(r"(?<![\w.])[a-z_]\w*(?:\.[a-z_]\w*)+$")
+#: A line of SQL: "FROM dbo.Customers c", "LEFT JOIN dbo.Orders o ON …".
 _SQL_LINE = re.compile(r"\s*(?:SELECT|FROM|WHERE|(?:LEFT |RIGHT |INNER |OUTER |CROSS )?JOIN|GROUP BY|ORDER BY|HAVING|"
                        r"ON|AND|OR|UPDATE|INSERT INTO|DELETE FROM|SET|WITH)\b")
 _TERMINATOR = re.compile(r"[.?!]+[\"'”’)\]]*")
@@ -87,6 +88,16 @@ def _is_list_marker(text: str, dot: int) -> bool:
     return re.fullmatch(r"\s*(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})", text[line_start:dot]) is not None
 
 
+def _code_dot(text: str, dot: int, after: int) -> bool:
+    """True if the '.' at ``dot`` joins names in code ("c.CustomerName", "SUM(o.Total)", "FROM dbo.Customers",
+    "java.lang.NullPointerException"), ``after`` being where the next word starts."""
+    near = max(0, dot - 120)  # the names before the dot, searched near it, not from the text's start
+    if _CODE_OWNER.search(text, near, dot):
+        return bool(_CODE_NAME.match(text, after) or text[dot - 2:dot - 1] == "(" or
+                    _SQL_LINE.match(text, text.rfind("\n", 0, dot) + 1))
+    return bool(_CODE_PATH.search(text, near, dot) and _CODE_NAME.match(text, after))
+
+
 def boundaries(text: str) -> list[int]:
     """Cut positions (sorted, unique) between sentences of ``text``."""
     mask = _protected_mask(text)
@@ -101,12 +112,7 @@ def boundaries(text: str) -> list[int]:
             # no space after the terminator: only a capitalised word starts a new sentence ("CRS.The", "5.Positive")
             if not (nxt[:1].isupper() and nxt[1:2].islower()):
                 continue
-            near = max(0, first - 120)  # the names before the dot, searched near it, not from the text's start
-            code = m.group() == "." and (_CODE_OWNER.search(text, near, first) and (
-                _CODE_NAME.match(text, end) or text[first - 2:first - 1] == "(" or
-                _SQL_LINE.match(text, text.rfind("\n", 0, first) + 1)) or
-                _CODE_PATH.search(text, near, first) and _CODE_NAME.match(text, end))
-            if text[first - 1:first].isspace() or first == 0 or code:
+            if text[first - 1:first].isspace() or first == 0 or m.group() == "." and _code_dot(text, first, end):
                 continue
         else:
             following = text[end:].lstrip(" \t")[:1]

@@ -30,17 +30,15 @@ def _block_end(lines: list[list[Sent]], li: int, blank_before: dict[int, bool]) 
     end of its list."""
     title = lines[li][0].text.strip()
     listed = li + 1 < len(lines) and bool(_LIST_ITEM.match(lines[li + 1][0].text))
-    end = li + 1
-    while end < len(lines):
+    for end in range(li + 1, len(lines)):
         text = lines[end][0].text
         if OPENING_TAG.match(title):
             if CLOSING_TAG.match(text):
-                return end + 1
+                return end + 1  # the closing tag is the guide's
         elif text.lstrip().startswith("#") if title.startswith("#") else \
                 blank_before[lines[end][0].index] or listed and not _LIST_ITEM.match(text):
             return end
-        end += 1
-    return end
+    return len(lines)
 
 
 def label_consulted_guides(lines: list[list[Sent]], labels: dict[int, set[Component]],

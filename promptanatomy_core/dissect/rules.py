@@ -186,7 +186,7 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
     return set(), set()
 
 
-def _live_chat(lines: list[list[Sent]], keyed: list, start: int, end: int) -> bool:
+def _live_chat(lines: list[list[Sent]], keyed: list[tuple[int, tuple[str, str] | None]], start: int, end: int) -> bool:
     """Whether an open "Assistant:" closes one conversation whose last user turn is typed out ("User: me, 34"), not
     a slot ("User: {message}"): the turns above are the chat so far, not demonstrations."""
     turn = keyed[start][1]
