@@ -2022,6 +2022,17 @@ def test_an_invoice_under_a_request_is_its_input() -> None:
     assert got["Vet invoice (Riverside Vets):"] == got["X-ray (2 views) £240.00"] == "D"
 
 
+def test_a_block_the_answer_may_only_draw_on_is_consulted() -> None:
+    profile = ["- SOC 2 Type II report available under NDA.", "- Data encrypted at rest with AES-256.",
+               "- Production hosted in AWS eu-west-1; no data leaves the EU.", "- SSO via SAML 2.0 and SCIM.",
+               "- Annual third-party penetration test.", "- RTO 4 hours, RPO 1 hour."]
+    got = dict(codes("You are helping the security team answer customer security questionnaires.\nAnswer the question "
+                     "using only the facts in our security profile. If the profile doesn't cover it, answer \"Not "
+                     "covered\".\n\nSecurity profile:\n" + "\n".join(profile) + "\n\nQuestion: {question}\n\n"
+                     "Answer in one to three sentences."))
+    assert [got[t] for t in ["Security profile:", *profile]] == ["A"] * 7
+
+
 def test_an_email_thread_and_a_delimited_article_to_rework_are_material() -> None:
     got = dict(codes("Summarize the following email thread for my manager.\n\nFrom: Dana\nSubject: Laptops\n\n"
                      "Dell came back with a revised quote. Can we go ahead?\n\nFrom: Omar\nSubject: Re: Laptops\n\n"

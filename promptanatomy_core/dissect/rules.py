@@ -773,10 +773,11 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
         if (bare_label(label.text) or titled) and labels[label.index] <= {A} and \
                 (len(line) == 1 or D in labels[line[0].index]):
             head = head_noun(label.text)
-            if head not in heads:
+            if head not in heads:  # not what the answer may only draw on ("only the facts in our security profile")
                 heads[head] = bool(re.search(_ACTED_ON + re.escape(head) + r"s?\b", owned, re.I)) or \
                     not (label.reference or REFERENCE.search(label.text) or CONSULTED_NOUN.fullmatch(head)) and \
-                    bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I))
+                    bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I)) and \
+                    not re.search(r"\bonly\b[^.]{0,40}\b" + re.escape(head) + r"s?\b", owned, re.I)
             named = block = label_above = heads[head]
             if named:
                 labels[label.index] = {D}
