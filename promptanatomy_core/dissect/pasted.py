@@ -13,7 +13,7 @@ from . import languages
 from .cues import (CONDITIONS_BELOW, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, A, D, E, O, R,
                    heading_topic, key_value)
 from .material import DELIMITER, OPENING_QUOTE, runs
-from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, table_row
+from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, paragraph_end, table_row
 
 
 #: An entry named by a word and its number or letter: "Quote A - Dellcom: £842/unit", "Offerte 2 – Glans …",
@@ -245,9 +245,7 @@ def label_email_bodies(lines: list[list[Sent]], labels: dict[int, set[Component]
         while end < len(lines) and _EMAIL_HEADER.match(lines[end][0].text) and not blank_before[lines[end][0].index]:
             end += 1  # the header's lines
         if end < len(lines):
-            end += 1  # the body: the paragraph under the header, up to the next blank line
-            while end < len(lines) and not blank_before[lines[end][0].index]:
-                end += 1
+            end = paragraph_end(lines, blank_before, end)  # the body: the paragraph under the header
         block = [m for line in lines[li:end] for m in line]
         if all(labels[m.index] in ({A}, {D}) for m in block):
             labels.update((m.index, {D}) for m in block)
@@ -670,9 +668,7 @@ def label_said_pasted_below(lines: list[list[Sent]], labels: dict[int, set[Compo
     for li in range(len(lines) - 1):
         if not blank_before[lines[li + 1][0].index] or not any(_PASTED_BELOW.search(m.text) for m in lines[li]):
             continue
-        end = li + 2
-        while end < len(lines) and not blank_before[lines[end][0].index]:
-            end += 1
+        end = paragraph_end(lines, blank_before, li + 1)
         block = [m for line in lines[li + 1:end] for m in line]
         if len(block) >= 2 and all(labels[m.index] == {A} and m.cues <= {A} for m in block):
             labels.update((m.index, {D}) for m in block)
@@ -695,9 +691,7 @@ def label_numbered_entries_below(lines: list[list[Sent]], labels: dict[int, set[
             continue
         lj = li + 1
         while lj < len(lines) and _NUMBERED.match(lines[lj][0].text):
-            end = lj + 1
-            while end < len(lines) and not blank_before[lines[end][0].index]:
-                end += 1
+            end = paragraph_end(lines, blank_before, lj)
             entry = [m for entry_line in lines[lj:end] for m in entry_line]
             if not all(labels[m.index] <= {A, D} and m.cues <= {A, D} for m in entry):
                 break

@@ -62,3 +62,11 @@ def head_noun(label: str) -> str:
 def table_row(line: list[Sent]) -> bool:
     """Whether a line is a markdown table row, read whole: the splitter may cut it at ". " inside a cell."""
     return bool(TABLE_ROW.match(" ".join(m.text for m in line)))
+
+
+def paragraph_end(lines: list[list[Sent]], blank_before: dict[int, bool], first: int) -> int:
+    """The line after the paragraph that line ``first`` opens: the next line with a blank line above it, or the end."""
+    end = first + 1
+    while end < len(lines) and not blank_before[lines[end][0].index]:
+        end += 1
+    return end

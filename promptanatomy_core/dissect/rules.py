@@ -43,7 +43,7 @@ from .pasted import (label_announced_items, label_answer_options, label_consulte
                      label_numbered_entries_below, label_prompt_to_rework, label_said_pasted_below,
                      label_style_examples, label_test_cases, label_text_to_rework)
 from .reading import (CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted,
-                      table_row)
+                      paragraph_end, table_row)
 
 
 #: A demonstration "text -> label" or "text | label" (group 1 or 2: the label's first character, empty when open).
@@ -720,9 +720,7 @@ def _label_pasted_paragraph(lines: list[list[Sent]], labels: dict[int, set[Compo
         first, before = lines[li][0], lines[li - 1]
         if not blank_before[first.index]:
             continue
-        end = li + 1
-        while end < len(lines) and not blank_before[lines[end][0].index]:
-            end += 1  # the paragraph's lines, up to the next blank line
+        end = paragraph_end(lines, blank_before, li)  # the paragraph's lines, up to the next blank line
         bare = any(D in labels[m.index] and _BARE_THIS.search(m.text) for m in before)  # "make this into a SOAP note"
         if end == len(lines) and not bare or _ABOUT_ME.match(first.text) or HEADING.match(first.text) or \
                 first.reference or key_value(first.text) or \
