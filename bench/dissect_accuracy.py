@@ -121,6 +121,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "reg (dev after a first blind run)": HERE / "data/reg_prompts.jsonl",
              "serir (dev after a first blind run)": HERE / "data/serir_prompts.jsonl",
              "tinaja (dev after a first blind run)": HERE / "data/tinaja_prompts.jsonl",
+             "couloir (dev after a first blind run)": HERE / "data/couloir_prompts.jsonl",
+             "drift (dev after a first blind run)": HERE / "data/drift_prompts.jsonl",
+             "flysch (dev after a first blind run)": HERE / "data/flysch_prompts.jsonl",
+             "ghyll (dev after a first blind run)": HERE / "data/ghyll_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -235,7 +239,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "aven (never looked at)": HERE / "data/aven_prompts.jsonl",
              "gour (never looked at)": HERE / "data/gour_prompts.jsonl",
              "vrulja (never looked at)": HERE / "data/vrulja_prompts.jsonl",
-             "kavir (never looked at)": HERE / "data/kavir_prompts.jsonl"}
+             "kavir (never looked at)": HERE / "data/kavir_prompts.jsonl",
+             "kuppe (never looked at)": HERE / "data/kuppe_prompts.jsonl",
+             "lido (never looked at)": HERE / "data/lido_prompts.jsonl",
+             "motu (never looked at)": HERE / "data/motu_prompts.jsonl",
+             "nullah (never looked at)": HERE / "data/nullah_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
