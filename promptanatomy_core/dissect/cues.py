@@ -37,7 +37,8 @@ _TASK_VERBS = (
     r"reason|draw|sketch|plot|test|provide|give|produce|output|print|show|return|make|find out|narrate|"
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
     r"trace|indicate|turn|reply|respond|quiz|qualify|collect|gather|schedule|book|audit|reconcile|transcribe|"
-    r"troubleshoot|interpret|forecast|organi[sz]e|fill in|fill out|anonymi[sz]e|pseudonymi[sz]e|de-?identify"
+    r"troubleshoot|interpret|forecast|organi[sz]e|fill in|fill out|anonymi[sz]e|pseudonymi[sz]e|de-?identify|"
+    r"put together|pull together|do (?:an?|these|this|some)(?= \w)"  # "Do a Pareto analysis", "Do these in order:"
 )
 #: "As a senior editor," / "As the admissions assistant for Carrow's office," / "As PeopleDesk, the HR assistant,".
 _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
