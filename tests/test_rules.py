@@ -3633,6 +3633,14 @@ def test_do_a_and_put_together_ask_the_task() -> None:
     assert cues_of("Put together a 30-day onboarding plan for her.") == {Component.DIRECTIVE}
     assert Component.DIRECTIVE not in cues_of("Do not round the totals.")
 
+
+def test_using_only_the_material_below_is_a_rule() -> None:
+    assert cues_of("Use only the help-centre articles below.") == {Component.ADDITIONAL_INFORMATION}
+    assert cues_of("Use the documentation chunks below as your only source of truth.") == \
+        {Component.ADDITIONAL_INFORMATION}
+    assert cues_of("Use the policy excerpts below to answer the customer's question.") == {Component.DIRECTIVE}
+    assert Component.ADDITIONAL_INFORMATION not in cues_of("Use the template below.")
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

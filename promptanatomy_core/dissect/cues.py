@@ -764,6 +764,15 @@ MY_MATERIAL = re.compile(r"\bmy (?:email|e-mail|message|text|essay|letter|code|d
                           r"story|poem)\b", re.I)
 
 
+#: The material the answer may draw on, named and nothing asked of it: "Use only the help-centre articles below.",
+#: "Use the documentation chunks below as your only source of truth." (not a form: "Use the template below.").
+_USE_ONLY = _rx(r"^\W*(?:please\s+)?(?:use|rely on|refer to|consult|draw on)\s+(?:only\s+)?(?:the|these|this|our)\s+"
+                r"(?!(?:[\w-]+\s+){0,3}?(?:format|template|structure|layout|schema|keys|style|examples?|items)\b)"
+                r"(?:[\w-]+\s+){0,3}?(?:below|above|provided|(?:given|supplied|listed|quoted) (?:below|above))"
+                r"(?:\s+as (?:your|the) (?:only |sole )?(?:source|reference|basis)\b[^.;]*)?(?:\s+to answer)?"
+                r"\s*(?:[.;]|$)")
+
+
 def cues_of(text: str) -> set[Component]:
     """The components a sentence's own wording signals (no context)."""
     found = _own_cues(text)
@@ -798,6 +807,8 @@ def _own_cues(text: str) -> set[Component]:
         return {A}  # "Return policy: items can be returned within 30 days": a record consulted, no instruction
     if FOR_CONTEXT.match(head):
         return {A}  # "For context, we do still want to renew if they fix the import issue."
+    if _USE_ONLY.match(head):
+        return {A}  # "Use only the excerpt below to answer.": the material the answer may draw on, a rule
     if head.rstrip().endswith(":") and CONDITIONS_BELOW.search(head) and is_imperative(head):
         return {A}  # "Escalate to a human agent when:" above the cases: a rule
     persona = _AS_PERSONA_FIRST.match(head)
