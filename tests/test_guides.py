@@ -31,3 +31,13 @@ def test_the_title_that_is_the_task_and_a_guide_the_answer_follows_keep_their_la
     got = dict(codes("Write a job advert from the notes below.\n\nHouse style:\n- Use \"you\" for the candidate.\n"
                      "- Bullet points, no more than 6 per section.\n\nNotes:\n{notes}"))
     assert got["- Bullet points, no more than 6 per section."] == "O"
+
+
+def test_stylebook_entries_the_answers_draw_on_are_consulted() -> None:
+    got = dict(codes("You are StyleBot, the Slack helper of the copy desk.\n"
+                     "Answer style questions from reporters using the stylebook entries below.\n"
+                     "Reply in one or two sentences.\n\nStylebook entries:\n- health care: two words in all uses.\n"
+                     "- OK: not \"okay\"."))
+    assert got["Stylebook entries:"] == got["- health care: two words in all uses."] == "A"
+    assert got["- OK: not \"okay\"."] == "A"
+    assert got["Reply in one or two sentences."] == "O"

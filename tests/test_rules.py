@@ -3641,6 +3641,11 @@ def test_using_only_the_material_below_is_a_rule() -> None:
     assert cues_of("Use the policy excerpts below to answer the customer's question.") == {Component.DIRECTIVE}
     assert Component.ADDITIONAL_INFORMATION not in cues_of("Use the template below.")
 
+
+def test_a_copy_editor_is_a_persona() -> None:
+    assert cues_of("You are a copy editor who knows the house style guide inside out.") == {Component.ROLE}
+    assert Component.ROLE not in cues_of("You are a copy of the original bot.")
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -60,7 +60,7 @@ ROLE = _rx(
             r"(?:(?:you are|you're)\s+(?:now\s+)?(?:an?|the|my|our|"
             r"[\"“']?(?:[A-Z][\w.'-]+\s+){0,3}[A-Z][\w'-]+[\"”']?,|(?-i:[A-Z][\w-]+)['’]s|"  # "PawPantry's"
             r"(?-i:(?:[A-Z][\w.'-]+\s+){1,3}[\"“'][^\"”'\n]{1,20}[\"”']\s+[A-Z][\w'-]+),)\s+"  # 'Marisol "Saltjaw" Reyes,'
-            r"(?!(?:list|set|copy|table|"
+            r"(?!(?:list|set|copy(?!\s+(?:editor|writer|chief|desk)\b)|table|"
     r"number|summary|question|task|text|string|array|series|few|couple|lot|bit)\b(?![-‑]))|"
     + _AS_PERSONA + r"\s*(?:you|your|"
     r"(?:please\s+)?(?:" + _TASK_VERBS + r"|reply|respond))\b|"

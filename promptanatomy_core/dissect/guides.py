@@ -10,10 +10,12 @@ from .cues import CLOSING_TAG, OPENING_TAG, A, D
 from .reading import Sent, bare_label
 
 #: What a guide is called: "Voice guide", "## Northbeam voice principles", "Tone guidelines:", "<voice_guide>".
-_GUIDE = re.compile(r"(?:style|voice|tone|brand)[ _]?(?:guide(?:lines)?|principles)|\bguidelines\b", re.I)
+_GUIDE = re.compile(r"(?:style|voice|tone|brand)[ _]?(?:guide(?:lines)?|principles|rules|sheet)|\bguidelines\b|"
+                    r"\bstylebook\b", re.I)
 #: A task that measures material against a guide: "against the tone guidelines", "follows the voice guide".
-_HELD_AGAINST = re.compile(r"\b(?:against|follows?|match(?:es)?|breaks?|violates?|consult)\s+(?:the|our|this|these|"
-                           r"its|their)\s+(?:[\w'’-]+\s+){0,3}?(?:guide(?:lines)?|principles)\b", re.I)
+_HELD_AGAINST = re.compile(r"\b(?:against|follows?|match(?:es)?|breaks?|violates?|consult|deviations? from|"
+                           r"violations? of|using)\s+(?:the|our|this|these|its|their)\s+(?:[\w'’-]+\s+){0,3}?"
+                           r"(?:guide(?:lines)?|principles|(?:style|stylebook) (?:rules|entries)|stylebook)\b", re.I)
 #: An item of a list: "- Confident, not cocky", "2. No spam."
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s")
 
