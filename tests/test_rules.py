@@ -3646,6 +3646,11 @@ def test_a_copy_editor_is_a_persona() -> None:
     assert cues_of("You are a copy editor who knows the house style guide inside out.") == {Component.ROLE}
     assert Component.ROLE not in cues_of("You are a copy of the original bot.")
 
+
+def test_a_question_opening_on_when_asks_the_task() -> None:
+    assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
+    assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -533,7 +533,8 @@ INFO = _rx(_LEAD + r"(?:you\s+(?:cannot|can't|can not|are not able to|aren't abl
            r"consider\b|always\b|never\b|"
            r"avoid\b|do not\b|don't\b|ignore\b|"
            r"keep\b(?!\s+(?:track|a running|score)\b)(?!.*\b(?:words?|sentences?|short|brief|concise)\b)"
-           r"(?!" + _SIZE + r")|if\b|when\b|"
+           r"(?!" + _SIZE + r")|if\b|"
+           r"when\b(?!\s+(?:is|are|does|do|did|will|would|should|can|could|was|were)\b[^.!]*\?\s*$)|"  # not a question
            r"leave\b(?!.*\b(?:empty|blank|null)\b)|"  # "Leave out small talk", "Leave the original file untouched"
            r"unless\b|only (?:count|use|consider|include)\b|use only\b(?!.*\b(?:below|following)\b)|prefer\b|"
            r"treat\b|judge\b(?!\s+(?:whether|which|if|how)\b)|(?:verify|check)\b.{0,80}\bbefore\b|"
