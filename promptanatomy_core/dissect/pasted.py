@@ -541,8 +541,9 @@ _POINTS_BELOW = re.compile(r"\b(?:below|hieronder|onderstaande?|unten|folgende[n
 
 #: A task that makes something out of named material: "Create a set of FAQs … based on the policy summary below"
 #: (group "words": the words that may name it).
-_MADE_FROM = re.compile(r"^(?=.*\bbased on\b).*?\b(?:write|draft|build|create|make|generate|produce|prepare|compile)\b"
-                        r".{0,120}?\bbased on\s+"
+_BASED_ON = r"\bbased (?:only |solely |entirely )?on\b"  # "based only on the bill summary below"
+_MADE_FROM = re.compile(r"^(?=.*" + _BASED_ON + r").*?\b(?:write|draft|build|create|make|generate|produce|prepare|"
+                        r"compile)\b.{0,120}?" + _BASED_ON + r"\s+"
                         r"(?:the|these|this|my|our)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
 
 
