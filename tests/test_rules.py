@@ -1975,8 +1975,9 @@ def test_a_policy_a_text_is_made_from_is_its_input() -> None:
                      "- Cancellation cover up to £5,000 per person\n\nWrite 8 to 10 questions."))
     assert got["Policy summary:"] == got["- Medical expenses up to £10 million"] == "D"
     got = dict(codes("Write a reader FAQ about the new voter ID law, based only on the bill summary below.\n"
-                     "Our audience includes many older voters.\nBill summary (Senate Bill 214, as signed):\n"
-                     "Student IDs from public universities are accepted if they show a photo."))
+                     "Our audience includes many older voters.\n\nBill summary (Senate Bill 214, as signed):\n"
+                     "Student IDs from public universities are accepted if they show a photo.\n"
+                     "Mail-in voters must include the last four digits of their Social Security number."))
     assert got["Bill summary (Senate Bill 214, as signed):"] == \
         got["Student IDs from public universities are accepted if they show a photo."] == "D"
 
