@@ -3653,6 +3653,16 @@ def test_a_copy_editor_is_a_persona() -> None:
     assert Component.ROLE not in cues_of("You are a copy of the original bot.")
 
 
+def test_the_email_a_reply_answers_is_its_input() -> None:
+    got = dict(codes("Write a reply to the resident email below.\nGuidelines:\n"
+                     "- Do not promise a specific repair date.\n- Keep it under 150 words.\n\n"
+                     "Resident email (request #PW-48812):\nSubject: Pothole on Dresden Dr\n"
+                     "I reported the pothole two weeks ago and nothing has happened.\n"
+                     "I want to know when this will be fixed.\nKaren M."))
+    assert got["Resident email (request #PW-48812):"] == got["Subject: Pothole on Dresden Dr"] == "D"
+    assert got["I reported the pothole two weeks ago and nothing has happened."] == "D"
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

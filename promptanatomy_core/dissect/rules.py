@@ -797,7 +797,8 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
 _TITLE_OVER_LIST = re.compile(r"\s*[A-Z][\w'&/-]*(?: [\w'&/-]+){0,4}(?: \([^()\n]{1,30}\))?\s*")
 #: Not the words of consulting ("against the rubric", "using the notes", "by querying the data mart") or of an
 #: addressee ("to the prospect").
-_NOT_CONSULTING = (r"(?<!against )(?<!using )(?<!use )(?<!per )(?<!of )(?<!to )"
+_NOT_CONSULTING = (r"(?<!against )(?<!using )(?<!use )(?<!per )(?<!of )"
+                   r"(?<!(?<!reply )(?<!respond )(?<!responding )(?<!replying )to )"  # "reply to the email" acts on it
                    r"(?<!querying )(?<!query )(?<!searching )(?<!search )")
 #: A task working through its material item by item, whatever it is called: "Write an annotation for each of the
 #: sources below", "Convert these references to BibTeX".
