@@ -3663,6 +3663,12 @@ def test_the_email_a_reply_answers_is_its_input() -> None:
     assert got["I reported the pothole two weeks ago and nothing has happened."] == "D"
 
 
+def test_material_said_to_be_below_is_pointed_at() -> None:
+    assert cues_of("Our welding inspection SOP is below.") == {Component.DIRECTIVE}
+    assert cues_of("The invoices are listed below, one per line.") == {Component.DIRECTIVE}
+    assert Component.DIRECTIVE not in cues_of("The latest patch notes are below; trust them over what you remember.")
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

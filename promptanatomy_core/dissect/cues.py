@@ -647,7 +647,9 @@ INTRO = _rx(_LEAD + r"(?:in this task,?\s*)?(?:here(?:'s| is| are)|here (?:it|th
                     r"(?:attached )?below (?:is|are)|"
                     r"attached (?:is|are)\b|the following (?:is|are)|"
                     r"you (?:are|will be) (?:given|provided|shown)|you(?:'ll| will) (?:see|receive|get)\b|"
-                    r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b)")
+                    r"i(?:'ve| have) (?:pasted|copied)\b|i'?m pasting\b|"
+                    r"(?:the|our|my|their|his|her)\s+(?:[\w'’-]+\s+){0,4}?(?:is|are)\s+(?:listed\s+|pasted\s+|"
+                    r"included\s+|copied\s+)?below(?:,\s*one (?:per|a) line)?\s*[.:]?\s*$)")  # "Our SOP is below."
 #: What the model will be given, told as the setting rather than pointing at it: "You will be shown a customer
 #: message and a reply written by a support agent.", "You are given a ticket submitted by an employee." (with a colon,
 #: "You will be given the ticket:", it points; the datasets' "You are given a question and an answer.", "You are given
