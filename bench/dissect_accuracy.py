@@ -125,6 +125,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "drift (dev after a first blind run)": HERE / "data/drift_prompts.jsonl",
              "flysch (dev after a first blind run)": HERE / "data/flysch_prompts.jsonl",
              "ghyll (dev after a first blind run)": HERE / "data/ghyll_prompts.jsonl",
+             "berm (dev after a first blind run)": HERE / "data/berm_prompts.jsonl",
+             "levee (dev after a first blind run)": HERE / "data/levee_prompts.jsonl",
+             "hummock (dev after a first blind run)": HERE / "data/hummock_prompts.jsonl",
+             "spur (dev after a first blind run)": HERE / "data/spur_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -243,7 +247,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "kuppe (never looked at)": HERE / "data/kuppe_prompts.jsonl",
              "lido (never looked at)": HERE / "data/lido_prompts.jsonl",
              "motu (never looked at)": HERE / "data/motu_prompts.jsonl",
-             "nullah (never looked at)": HERE / "data/nullah_prompts.jsonl"}
+             "nullah (never looked at)": HERE / "data/nullah_prompts.jsonl",
+             "alas (never looked at)": HERE / "data/alas_prompts.jsonl",
+             "klint (never looked at)": HERE / "data/klint_prompts.jsonl",
+             "dambo (never looked at)": HERE / "data/dambo_prompts.jsonl",
+             "jokul (never looked at)": HERE / "data/jokul_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

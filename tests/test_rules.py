@@ -3724,7 +3724,8 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "nubbin": 0.70, "karren": 0.80, "ponor": 0.79, "palsa": 0.71, "hamada": 0.72, "uvala": 0.86,
                "scarp": 0.69, "thufur": 0.75, "hum": 0.82, "reg": 0.83, "serir": 0.82, "tinaja": 0.83, "aven": 0.72,
                "gour": 0.79, "vrulja": 0.79, "kavir": 0.84, "couloir": 0.79, "drift": 0.80, "flysch": 0.82,
-               "ghyll": 0.84, "kuppe": 0.78, "lido": 0.76, "motu": 0.77, "nullah": 0.76}
+               "ghyll": 0.84, "kuppe": 0.78, "lido": 0.76, "motu": 0.77, "nullah": 0.76, "berm": 0.80, "levee": 0.79,
+               "hummock": 0.83, "spur": 0.76, "alas": 0.82, "klint": 0.77, "dambo": 0.81, "jokul": 0.75}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
