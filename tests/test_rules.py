@@ -3669,6 +3669,14 @@ def test_material_said_to_be_below_is_pointed_at() -> None:
     assert Component.DIRECTIVE not in cues_of("The latest patch notes are below; trust them over what you remember.")
 
 
+def test_the_bill_the_user_speaks_of_pasted_at_the_end_is_the_input() -> None:
+    got = codes("Got this bill after my dog's overnight stay and I don't understand half of it.\n"
+                "Can you go through each line and say what it probably was for?\n"
+                "Then tell me if anything looks unusual.\n\nINVOICE #88214 – Harbourside Veterinary Centre\n"
+                "Consultation – emergency out-of-hours ........\n£185.00\nSedation ........\n£65.00")
+    assert [code for _, code in got[3:]] == ["D"] * 5, got
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

@@ -693,14 +693,17 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
     trailing = [m for line in lines[start:end] for m in line]
     earlier = [m for line in lines[:start] for m in line]
     pointed = any(D in labels[m.index] and (POINTER.search(m.text) or _CJK_POINTER.search(m.text) or
-                                            MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing))
-                  for m in earlier) or \
+                                            MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing)) or
+                  _THIS_DOCUMENT.search(m.text) for m in earlier) or \
         bool(earlier) and _announced(earlier[-1], labels) == {D}  # "Translate …, keep the tags as they are:"
     if trailing and (slot or pointed):
         for m in trailing:
             labels[m.index] = {D}
 
 
+#: The user's document named as the one at hand, whatever the sentence does: "Got this bill after my dog's stay".
+_THIS_DOCUMENT = re.compile(r"\b(?:this|these)\s+(?:[\w-]+\s+){0,2}?(?:bills?|invoices?|statements?|receipts?|"
+                            r"logs?|transcripts?|exports?|spreadsheets?|charges|transactions)\b", re.I)
 #: A label over the items the task is still to work on: "Cards needing flavour text:", "Products to describe:".
 _ITEMS_TO_DO = re.compile(r"^\W*[\w' -]{1,40}?\b(?:needing|that (?:still )?need|still to|to (?:write|describe|"
                           r"translate|review|rewrite|summari[sz]e|classify|label|grade|score|fix|check|name|caption))\b"
