@@ -3677,6 +3677,16 @@ def test_the_bill_the_user_speaks_of_pasted_at_the_end_is_the_input() -> None:
     assert [code for _, code in got[3:]] == ["D"] * 5, got
 
 
+def test_labelled_pairs_before_a_request_for_one_more_are_demonstrations() -> None:
+    got = codes("Write in-flight announcements in a warm, slightly playful tone.\n\n"
+                "Here are two announcements from our cabin crew handbook:\n\n"
+                "Situation: Seatbelt sign on for turbulence\nAnnouncement: Hi everyone, please buckle up.\n"
+                "We'll be back with coffee soon.\n\nSituation: Arrival in Tromsø\nAnnouncement: Welcome to Tromsø.\n"
+                "Mind your hat on the stairs.\n\nNow write one for this situation: {situation}")
+    assert [code for _, code in got[2:8]] == ["E"] * 6, got
+    assert got[-1] == ("Now write one for this situation: {situation}", "D")
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

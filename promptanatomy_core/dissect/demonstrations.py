@@ -53,6 +53,24 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
             while stop > uses[-2] + 1 and any(m.cues or _TURN_TO_QUERY.match(m.text) for m in lines[stop - 1]):
                 stop -= 1  # "Now do the same for:" between the demonstrations and the query
             return set(range(uses[0], stop)), set(query)
+    return _asked_for_one_more(lines, found)
+
+
+#: The query asked as one more of what the demonstrations show: "Now write one for this situation: {situation}".
+_ONE_MORE = re.compile(r"^\W*(?:now|next),?\s+(?:write|do|create|generate|make|draft|give|produce)\s+"
+                       r"(?:one|another|the same|a new one)\b", re.I)
+
+
+def _asked_for_one_more(lines: list[list[Sent]], found: dict[str, list[int]]) -> tuple[set[int], set[int]]:
+    """(demonstration lines, query lines) when labelled pairs used twice or more ("Situation:" / "Announcement:") are
+    followed by a request for one more that names the label ("Now write one for this situation: {situation}")."""
+    for key, uses in found.items():
+        if len(uses) < 2:
+            continue
+        for li in range(uses[-1] + 1, min(uses[-1] + 8, len(lines))):
+            text = " ".join(m.text for m in lines[li])
+            if _ONE_MORE.match(text) and re.search(r"\b" + re.escape(key) + r"\b", text, re.I):
+                return set(range(uses[0], li)), {li}
     return set(), set()
 
 
