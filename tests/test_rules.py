@@ -3687,6 +3687,13 @@ def test_labelled_pairs_before_a_request_for_one_more_are_demonstrations() -> No
     assert got[-1] == ("Now write one for this situation: {situation}", "D")
 
 
+def test_a_quoted_review_after_its_star_rating_is_material() -> None:
+    review = '★☆☆☆☆ "Technician turned up 3 hours late and left cable clips all over my floor. Avoid."'
+    assert material_lines(["Respond publicly to this Google review.", review], [True, False]) == {1}
+    assert material_lines(["Respond publicly to this Google review.", '★★☆☆☆ "Late again,', 'no call."'],
+                          [True, False, False]) == {1, 2}
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

@@ -203,7 +203,8 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
 _QUOTES = {"\"": "\"", "“": "”", "„": "“", "«": "»"}  # opening mark: its closing mark
 #: The marks that open a quotation, as a character class.
 OPENING_QUOTE = "[" + "".join(_QUOTES) + "]"
-_OPENS_QUOTE = re.compile(r"^\s*(?:[A-Z][\w ]{0,20}:\s*)?" + OPENING_QUOTE)
+_RATING = r"(?:[★☆⭐]{1,5}\s*)?"  # stars before a quoted review: '★☆☆☆☆ "Late again …"'
+_OPENS_QUOTE = re.compile(r"^\s*(?:[A-Z][\w ]{0,20}:\s*|" + _RATING + ")" + OPENING_QUOTE)
 
 
 def _quotation(texts: Sequence[str]) -> set[int]:
@@ -222,7 +223,8 @@ def _quotation(texts: Sequence[str]) -> set[int]:
                 if end is not None:
                     out.update(range(i, end + 1))
                     i = end
-            elif texts[i].startswith(opening) and len(texts[i].strip()) > 60 and texts[i].rstrip().endswith(closing):
+            elif re.match(_RATING + re.escape(opening), texts[i]) and len(texts[i].strip()) > 60 and \
+                    texts[i].rstrip().endswith(closing):
                 out.add(i)  # a whole paragraph pasted on one line in quotation marks: '"4.7 The Tenant shall …"'
         i += 1
     return out
