@@ -3694,6 +3694,15 @@ def test_a_quoted_review_after_its_star_rating_is_material() -> None:
                           [True, False, False]) == {1, 2}
 
 
+def test_facts_in_a_system_prompt_that_describes_its_assistant_are_consulted() -> None:
+    got = dict(codes("This assistant answers support questions from users of the Vireo crypto wallet app.\n"
+                     "Facts about Vireo:\n- Vireo is self-custodial: users hold their own keys.\n"
+                     "- Supported networks: Bitcoin, Ethereum, Polygon, Solana.\nGuidelines:\n"
+                     "- Do not speculate on coin prices.\nAnswer in the same language the user writes in.\n"
+                     "User question: {question}"))
+    assert got["Facts about Vireo:"] == got["- Vireo is self-custodial: users hold their own keys."] == "A"
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

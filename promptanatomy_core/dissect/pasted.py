@@ -255,7 +255,13 @@ def label_email_bodies(lines: list[list[Sent]], labels: dict[int, set[Component]
 def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> bool:
     """Whether a sentence is the persona alone ("You are a careers coach."): a system prompt, not a user's request
     with a persona for the task ("As the FP&A lead, write a memo …")."""
-    return any(labels[m.index] == {R} for line in lines for m in line)
+    return any(labels[m.index] == {R} or _DESCRIBES_ASSISTANT.match(m.text) for line in lines for m in line)
+
+
+#: A system prompt that describes its assistant instead of addressing it: "This assistant answers support questions
+#: from users of …", "The bot helps first-line agents …".
+_DESCRIBES_ASSISTANT = re.compile(r"^\W*(?:this|the)\s+(?:assistant|bot|chatbot|agent|copilot)\s+(?:helps|answers|"
+                                  r"assists|supports|handles|guides|drafts|writes|reviews|triages)\b", re.I)
 
 
 #: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
