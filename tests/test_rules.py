@@ -3701,6 +3701,7 @@ def test_facts_in_a_system_prompt_that_describes_its_assistant_are_consulted() -
                      "- Do not speculate on coin prices.\nAnswer in the same language the user writes in.\n"
                      "User question: {question}"))
     assert got["Facts about Vireo:"] == got["- Vireo is self-custodial: users hold their own keys."] == "A"
+    assert got["This assistant answers support questions from users of the Vireo crypto wallet app."] == "D"
 
 
 def test_a_question_opening_on_when_asks_the_task() -> None:

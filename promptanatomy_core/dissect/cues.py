@@ -168,7 +168,9 @@ DIRECTIVE = Folded(
     r"screening|triaging|moderating|classifying|labell?ing|tagging|extracting|summari[sz]ing|translating|drafting|"
     r"writing|answering|helping|editing|proofreading|auditing|comparing)\b"
     r"|(?:the|this)\s+(?:assistant|model|bot|chatbot|agent|ai|system)\s+(?:should|must|will|is to|needs to)\s+"
-    r"(?:" + _TASK_VERBS + r")\b|(?:goal|task|objective|mission|your job)\s*:\s*(?:" + _TASK_VERBS + r")\b"
+    r"(?:" + _TASK_VERBS + r")\b|^\W*this\s+(?:assistant|bot|chatbot|agent|copilot)\s+(?:helps|answers|assists|"
+    r"handles|drafts|writes|reviews|triages)\b|"
+    r"(?:goal|task|objective|mission|your job)\s*:\s*(?:" + _TASK_VERBS + r")\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"
     r"tasked)\b|given\s+(?:an?|the|two|some|this|these)\b|i(?:\s+(?:need|want|would like)|'d like)\s+(?:you\s+to\b|to\b|"
