@@ -3704,6 +3704,14 @@ def test_facts_in_a_system_prompt_that_describes_its_assistant_are_consulted() -
     assert got["This assistant answers support questions from users of the Vireo crypto wallet app."] == "D"
 
 
+def test_a_table_in_a_prompt_for_an_assistant_serving_members_is_consulted() -> None:
+    got = codes("You help members of the Aurora Miles programme understand their tier status.\n"
+                "Tier thresholds (tier points earned in a calendar year):\n| Tier | Tier points |\n|---|---|\n"
+                "| Silver | 300 |\n| Gold | 700 |\nMember's message: {message}\n"
+                "Work out how many more points the member needs for the next tier.")
+    assert [code for _, code in got[1:6]] == ["A"] * 5, got
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

@@ -647,13 +647,22 @@ def label_style_examples(lines: list[list[Sent]], labels: dict[int, set[Componen
         labels.update((m.index, {E}) for block in lines[li + 1:end] for m in block)
 
 
+#: A system prompt addressing the assistant by the people it serves: "You help members of the Aurora Miles …".
+_YOU_SERVE = re.compile(r"^\W*you\s+(?:help|assist|support|serve)\s+(?:our\s+|the\s+)?(?:members|customers|users|"
+                        r"clients|students|patients|employees|staff|agents|tenants|residents|travell?ers|passengers)\b",
+                        re.I)
+
+
 def label_consulted_tables(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """A markdown table right under a title naming what the task consults ("RUBRIC (10th grade essay)", "Price
-    list") is consulted too, however its rows read."""
+    list"), or under any label in a prompt for an assistant that serves people ("You help members of …" above "Tier
+    thresholds:"), is consulted too, however its rows read."""
+    system = any(_YOU_SERVE.match(m.text) for line in lines for m in line)
     for li in range(1, len(lines)):
         title = lines[li - 1]
         if not table_row(lines[li]) or table_row(title) or len(title) > 1 or \
-                labels[title[0].index] != {A} or len(title[0].text.split()) > 10 or not names_consulted(title[0].text):
+                labels[title[0].index] != {A} or len(title[0].text.split()) > 10 or \
+                not (names_consulted(title[0].text) or system and bare_label(title[0].text)):
             continue
         end = li
         while end < len(lines) and table_row(lines[end]):
