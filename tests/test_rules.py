@@ -3712,6 +3712,13 @@ def test_a_table_in_a_prompt_for_an_assistant_serving_members_is_consulted() -> 
     assert [code for _, code in got[1:6]] == ["A"] * 5, got
 
 
+def test_an_example_announced_at_the_end_of_a_paragraph_opens_the_example() -> None:
+    got = codes("We send every new resident a welcome email on move-in day. Here's one we liked from last year:\n"
+                "Subject: Welcome home to The Linden, Sam!\nHi Sam,\nWe're so glad you're here.\n"
+                "See you around the building!\n\nWrite a new one in the same voice for {resident_name}.")
+    assert [code for _, code in got[1:6]] == ["E"] * 5, got
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

@@ -471,6 +471,8 @@ class RulesDissector(Dissector):
             elif block is None and section is O and o <= {D} and not m.input_label and not QUESTION.search(m.text) and \
                     not re.match(r"\s*\d+[.)]\s", m.text) and not opens_material(m.text):
                 got = {O}  # an instruction under the form's heading ("## Output" + "Show edits as unified diffs.")
+            elif o == {E} and m is line[-1] and m.text.rstrip().endswith(":"):
+                got = {E}  # "… on move-in day. Here's one we liked from last year:" opens the example below
             elif block is not None:
                 got = {D} if block is D and mode is D else \
                     {block} | (o - {A} if block is O and section is O else o)  # the input is data; a style rule is form
