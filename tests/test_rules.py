@@ -3719,6 +3719,13 @@ def test_an_example_announced_at_the_end_of_a_paragraph_opens_the_example() -> N
     assert [code for _, code in got[1:6]] == ["E"] * 5, got
 
 
+def test_a_typed_yaml_schema_under_its_label_is_the_answers_shape() -> None:
+    got = codes("Convert the user's plain-English alert requests into YAML rules for our budgeting app.\nSchema:\n"
+                "rules:\n- name: string\ntrigger: one of [balance_below, transaction_above]\n"
+                "account: string or \"any\"\nthreshold: number\nOutput only the YAML.\nUser request: {request}")
+    assert [code for _, code in got[1:7]] == ["O"] * 6, got
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

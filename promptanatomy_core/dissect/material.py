@@ -196,6 +196,30 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
         if _ONE_LINE_JSON.match(t) and len(_TYPED_FIELD.findall(t)) * 2 >= max(2, len(_JSON_KEY.findall(t))) and \
                 not _function_spec(texts, range(i, i + 1)):
             out.add(i)
+    return out | _yaml_schema(texts)
+
+
+#: A YAML field typed rather than filled in: "- name: string", "trigger: one of [balance_below, …]", "rules:".
+_YAML_FIELD = re.compile(r"^\s*(?:-\s+)?[a-z_][\w-]*:\s*(?:$|(?:string|number|integer|int|float|boolean|bool|date|"
+                         r"datetime|list|array|object|one of)\b)", re.I)
+#: A YAML line of any value: "account: string or \"any\"", "threshold: 200".
+_YAML_LINE = re.compile(r"^\s*(?:-\s+)?[a-z_][\w-]*:(?:\s|$)")
+
+
+def _yaml_schema(texts: Sequence[str]) -> set[int]:
+    """A run of four or more YAML fields under a label naming a schema ("Schema:", "Use this YAML shape:"), most of
+    them typed: the answer's shape."""
+    out: set[int] = set()
+    i = 1
+    while i < len(texts):
+        end = i
+        while end < len(texts) and _YAML_LINE.match(texts[end]):
+            end += 1
+        typed = sum(bool(_YAML_FIELD.match(t)) for t in texts[i:end])
+        if end - i >= 4 and typed * 3 >= (end - i) * 2 and \
+                re.search(r"\b(?:schema|shape|format|structure)\b[^:]{0,20}:\s*$", texts[i - 1], re.I):
+            out.update(range(i - 1, end))
+        i = max(end, i + 1)
     return out
 
 
