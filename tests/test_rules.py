@@ -3726,6 +3726,16 @@ def test_a_typed_yaml_schema_under_its_label_is_the_answers_shape() -> None:
     assert [code for _, code in got[1:7]] == ["O"] * 6, got
 
 
+def test_the_tables_a_query_is_written_against_are_consulted() -> None:
+    got = codes("Given the following GTFS tables, write a PostgreSQL query that answers the question.\n"
+                "stops(stop_id, stop_name, stop_lat, stop_lon)\nroutes(route_id, route_short_name, route_type)\n"
+                "Question: Which 10 stops are served by the most distinct routes?\nOnly output the SQL.")
+    assert [code for _, code in got[:4]] == ["D", "A", "A", "D"], got
+    got = codes("Given this SQLite schema, write a SQL query that answers the question.\n"
+                "CREATE TABLE accounts (\n  id INTEGER PRIMARY KEY,\n  name TEXT\n);\nQuestion: How many accounts?")
+    assert [code for _, code in got[1:5]] == ["A"] * 4, got
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

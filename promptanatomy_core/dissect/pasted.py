@@ -670,6 +670,31 @@ def label_consulted_tables(lines: list[list[Sent]], labels: dict[int, set[Compon
         labels.update((m.index, {A}) for line in lines[li:end] for m in line)
 
 
+#: A task that writes a query: "write a PostgreSQL query that answers the question", "Generate the SQL for …".
+_WRITES_QUERY = re.compile(r"\b(?:write|generate|return|produce|give me|create)\b[^.]{0,60}\b(?:sql|query|queries)\b",
+                           re.I)
+#: A table's definition: "CREATE TABLE accounts (id INTEGER …", "stops(stop_id, stop_name, stop_lat, stop_lon)".
+_TABLE_DEFINITION = re.compile(r"^\s*(?:CREATE\s+(?:TABLE|VIEW)\b|"
+                               r"[a-z_][\w.]*\s*\((?:\s*[a-z_]\w*(?:\s+[A-Za-z]+)?\s*,){2,})", re.I)
+
+
+def label_query_schemas(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
+    """The tables a text-to-SQL task queries are consulted, however the task introduces them ("Given the following
+    GTFS tables, write a PostgreSQL query …" above "stops(stop_id, stop_name, …)"): each definition, to its ");"."""
+    if not any(D in labels[m.index] and _WRITES_QUERY.search(m.text) for line in lines for m in line):
+        return
+    li = 0
+    while li < len(lines):
+        if _TABLE_DEFINITION.match(lines[li][0].text):
+            end = li  # a CREATE TABLE over several lines runs to the line that closes it
+            while end + 1 < len(lines) and lines[li][0].text.lstrip().upper().startswith("CREATE") and \
+                    not lines[end][-1].text.rstrip().endswith((");", ")")) and end - li < 40:
+                end += 1
+            labels.update((m.index, {A}) for line in lines[li:end + 1] for m in line)
+            li = end
+        li += 1
+
+
 #: A user saying they pasted something below: "I've pasted the surveyor's report below", "we copied the logs below".
 _PASTED_BELOW = re.compile(r"\b(?:i|we)(?:'ve|’ve| have)?\s+(?:pasted|copied|included|put|attached)\s+(?:in\s+)?"
                            r"(?:the|my|our|his|her|their|a|an|some)?\s*(?:[\w'’-]+\s+){0,3}?(?:below|underneath)\b|"
