@@ -3736,6 +3736,13 @@ def test_the_tables_a_query_is_written_against_are_consulted() -> None:
     assert [code for _, code in got[1:5]] == ["A"] * 4, got
 
 
+def test_the_categories_a_task_sorts_into_are_consulted() -> None:
+    got = codes("Classify each customer message into one of these categories:\n"
+                "- OUTAGE: the customer reports a total loss of service\n- BILLING: charges, payments, credits\n"
+                "Answer with the category name only.\nMessage: \"{customer_message}\"\nCategory:")
+    assert [code for _, code in got[:4]] == ["D", "A", "A", "O"], got
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

@@ -533,6 +533,9 @@ def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] 
                       r"(?:guidelines|standards|principles|rules|checklist|policies)\b[^.:]{0,40}:\s*$",
                       sent.text, re.I):
         return {A}  # "… score the reply from 1 to 5 on each criterion:", "Check it against these guidelines:"
+    if re.search(r"\b(?:one of|into|among)\s+(?:these|the following)\s+(?:[\w-]+\s+)?(?:categories|labels|classes|"
+                 r"intents|buckets|tags|types)\s*:\s*$", sent.text, re.I):
+        return {A}  # "Classify each customer message into one of these categories:" above the categories
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
         this = (re.search(r"\b(?:this|these)\b(?!\s+(?:structure|format|shape|layout|form|template|schema|order)\b)",
