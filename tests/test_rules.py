@@ -3743,6 +3743,13 @@ def test_the_categories_a_task_sorts_into_are_consulted() -> None:
     assert [code for _, code in got[:4]] == ["D", "A", "A", "O"], got
 
 
+def test_a_heading_over_the_required_sections_is_the_form() -> None:
+    assert heading_component("## Required sections") == Component.OUTPUT_FORMATTING
+    got = codes("Write a postmortem from the incident notes the user pastes.\n\n## Required sections\n"
+                "1. Summary (2-3 sentences)\n2. Impact (customers affected, duration)\n3. Root cause")
+    assert [code for _, code in got[1:]] == ["O"] * 4, got
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}
