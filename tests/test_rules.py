@@ -3750,6 +3750,12 @@ def test_a_heading_over_the_required_sections_is_the_form() -> None:
     assert [code for _, code in got[1:]] == ["O"] * 4, got
 
 
+def test_date_conventions_allowed_values_and_required_keys_are_the_form() -> None:
+    for text in ("Use ISO dates.", 'severity must be one of "minor", "major", "critical".',
+                 'Each object needs the keys "date", "train_number" and "coach_seat".'):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

@@ -322,6 +322,8 @@ _SIZE = (r".*\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|single)
          r"(?:pages?|lines?|items?|bullets?|paragraphs?|characters?|phrases?|points?)\b|.*\bmax(?:imum)?\b")
 OUTPUT = Folded(
     r"^\W*keep\b(?=" + _SIZE + r")|"  # "Keep it factual and under a page."
+    r"^\W*use iso(?:[- ]?8601)?\b|^\W*\"?[a-z]+(?:_[a-z]+)*\"? must be (?:one of|either)\b|"  # "Use ISO dates."
+    r"\b(?:needs|need|must have|should have) the (?:keys|fields)\b|"  # "Each object needs the keys …"
     r"^\W*return\s+(?:the|your)\s+(?:whole|full|same|complete|entire|edited|adapted|redacted|corrected|updated|"
     r"rewritten|translated|cleaned)\b|^\W*return\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+only\b|"  # "Return the whole module."
     r"^\W*put\s+(?:the|your|each|all|every|them|it)\b(?![^.]*\binto\s+(?:one of|these|the following)\b)|"  # where a
