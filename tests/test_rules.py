@@ -3756,6 +3756,12 @@ def test_date_conventions_allowed_values_and_required_keys_are_the_form() -> Non
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
 
 
+def test_the_answers_shape_shown_below_is_the_form() -> None:
+    for text in ("Use this schema:", "Below is the output format you must follow for every record you generate.",
+                 "Use 24-hour times."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

@@ -324,6 +324,7 @@ OUTPUT = Folded(
     r"^\W*keep\b(?=" + _SIZE + r")|"  # "Keep it factual and under a page."
     r"^\W*use iso(?:[- ]?8601)?\b|^\W*\"?[a-z]+(?:_[a-z]+)*\"? must be (?:one of|either)\b|"  # "Use ISO dates."
     r"\b(?:needs|need|must have|should have) the (?:keys|fields)\b|"  # "Each object needs the keys …"
+    r"^\W*use (?:24-hour|12-hour)\b|"  # "Use 24-hour times."
     r"^\W*return\s+(?:the|your)\s+(?:whole|full|same|complete|entire|edited|adapted|redacted|corrected|updated|"
     r"rewritten|translated|cleaned)\b|^\W*return\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+only\b|"  # "Return the whole module."
     r"^\W*put\s+(?:the|your|each|all|every|them|it)\b(?![^.]*\binto\s+(?:one of|these|the following)\b)|"  # where a
@@ -748,6 +749,10 @@ _SHOWS_THIS = _rx(r"\b(?:fail\w*|crash\w*|says?|said|looks?|get|got|getting|retu
                   r"gives?)\s+(?:me\s+)?(?:\w+\s+){0,2}(?:like|with)\s+this\s*:\s*$")
 #: A schema or tables announced for the model to consult: "Given the following SQL schema:".
 _GIVEN_SCHEMA = _rx(r"^\W*given (?:the following|these|this) (?:\w+ ){0,2}(?:schema|tables?|database)\b[^.]*:\s*$")
+#: The answer's shape shown below: "Use this schema:", "Below is the output format you must follow …".
+_FORM_SHOWN = _rx(r"^\W*(?:use|follow) (?:this|the following) (?:json |yaml |xml |output )?"
+                  r"(?:schema|format|template)\s*:|"
+                  r"^\W*(?:below|here) is the (?:output|answer|response) (?:format|template|schema)\b")
 #: A persona given as a field: "Role: Senior UX researcher", "Persona - a patient maths tutor".
 _PERSONA_LABEL = _rx(r"^\W*(?:role|persona|character|identity)\s*(?::|\s[-–])\s*\S")
 
@@ -808,6 +813,8 @@ def _own_cues(text: str) -> set[Component]:
         return {A}  # "Judge on these criteria:", "Follow these rules:": what the model consults
     if _GIVEN_SCHEMA.match(head):
         return {A}  # "Given the following SQL schema:": what the model consults
+    if _FORM_SHOWN.match(head):
+        return {O}  # "Use this schema:", "Below is the output format you must follow …": the answer's shape
     kv = key_value(head)
     if kv and kv[1] and len(kv[0].split()) <= 3 and REFERENCE.search(kv[0]) and not OUTPUT.search(kv[0]) and \
             not QUESTION.search(head) and "```" not in head:
