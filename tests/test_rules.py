@@ -3762,6 +3762,12 @@ def test_the_answers_shape_shown_below_is_the_form() -> None:
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
 
 
+def test_how_numbers_and_steps_are_written_is_the_form() -> None:
+    for text in ("Give percentages rounded to whole numbers.", "Number every step and put warnings in capitals.",
+                 "Start numbering at LBL-PM-001."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

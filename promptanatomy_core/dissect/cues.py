@@ -325,6 +325,8 @@ OUTPUT = Folded(
     r"^\W*use iso(?:[- ]?8601)?\b|^\W*\"?[a-z]+(?:_[a-z]+)*\"? must be (?:one of|either)\b|"  # "Use ISO dates."
     r"\b(?:needs|need|must have|should have) the (?:keys|fields)\b|"  # "Each object needs the keys …"
     r"^\W*use (?:24-hour|12-hour)\b|"  # "Use 24-hour times."
+    r"^\W*(?:give|show|express|report|present) (?:all )?(?:the )?(?:percentages|numbers|figures|amounts|prices|times|"
+    r"dates|values|totals) (?:rounded|to|in|as|with)\b|^\W*number (?:every|each|all) \w+|^\W*start numbering\b|"
     r"^\W*return\s+(?:the|your)\s+(?:whole|full|same|complete|entire|edited|adapted|redacted|corrected|updated|"
     r"rewritten|translated|cleaned)\b|^\W*return\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+only\b|"  # "Return the whole module."
     r"^\W*put\s+(?:the|your|each|all|every|them|it)\b(?![^.]*\binto\s+(?:one of|these|the following)\b)|"  # where a
