@@ -3758,7 +3758,7 @@ def test_date_conventions_allowed_values_and_required_keys_are_the_form() -> Non
 
 def test_the_answers_shape_shown_below_is_the_form() -> None:
     for text in ("Use this schema:", "Below is the output format you must follow for every record you generate.",
-                 "Use 24-hour times."):
+                 "Use 24-hour times.", "Fill this schema exactly:", "Use this shape:"):
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
 
 
