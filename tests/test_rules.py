@@ -3768,6 +3768,13 @@ def test_how_numbers_and_steps_are_written_is_the_form() -> None:
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
 
 
+def test_a_heading_over_the_fields_is_the_form() -> None:
+    assert heading_component("# Fields") == heading_component("Fields:") == Component.OUTPUT_FORMATTING
+    got = dict(codes("# Task\nAbstract the key terms of the lease excerpt below into a table.\n\n# Fields\n"
+                     "Use these fields, in this order:\n- Landlord\n- Tenant\n\n# Lease excerpt\n1.1 Parties."))
+    assert got["# Fields"] == got["Use these fields, in this order:"] == got["- Landlord"] == "O"
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

@@ -616,6 +616,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
          r"(?:[\w().-]+ ){1,3}output\s*:\s*$"), D),  # "EXPLAIN ANALYZE output:", "Plan output:": what was pasted
     (_rx(r"\b(?:format|output|response|style|structure|answer|reply|tone|length|deliverable)(?!s\W*$)|^\W*form\W*$|"
          r"^\W*(?:use this |the )?template\W*$|\b(?:required|report|memo|document)\s+sections\b|"
+         r"^\W*(?:output |required |table )?fields\W*$|"
          r"\bfields? notes\b|\bnotes on (?:the )?fields\b|\bfield (?:descriptions|rules|definitions)\b"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|" + ASSISTANT_TITLE.pattern), R),
     (_rx(r"\b(?:regulat\w+|compliance|legal|safety)\b"), A),
