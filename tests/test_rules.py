@@ -3775,6 +3775,17 @@ def test_a_heading_over_the_fields_is_the_form() -> None:
     assert got["# Fields"] == got["Use these fields, in this order:"] == got["- Landlord"] == "O"
 
 
+def test_notes_a_text_is_written_using_are_its_input_a_policy_is_not() -> None:
+    got = dict(codes("Write a fact-check article of about 600 words on the claim below, using the research notes our "
+                     "checker compiled.\nClaim: property taxes have gone up 60 percent in ten years.\n"
+                     "Research notes:\n- The median bill was $2,840 in 2014 and $3,910 in 2024.\n"
+                     "- The tax rate fell from $14.20 to $12.85.\nExplain the difference in plain terms."))
+    assert got["Research notes:"] == got["- The tax rate fell from $14.20 to $12.85."] == "D"
+    got = dict(codes("Write a reply to the customer using the refund policy below.\n\nRefund policy:\n"
+                     "- Refunds within 30 days.\n\nCustomer message: {message}"))
+    assert got["Refund policy:"] == got["- Refunds within 30 days."] == "A"
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}

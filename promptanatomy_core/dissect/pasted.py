@@ -559,6 +559,13 @@ _USING_TO_MAKE = re.compile(r"\busing\s+(?:the|these|this|my|our)\s+(?P<words>(?
                             r"produce|prepare|compile)\b", re.I)
 
 
+#: The same, the material named after the task: "Write a fact-check article … using the research notes our checker
+#: compiled" (what is only consulted, "using the policy below", is left out where it is used).
+_MADE_USING = re.compile(r"^\W*(?:please\s+)?(?:write|draft|build|create|make|generate|produce|prepare|compile|compose)"
+                         r"\b.{0,120}?\busing\s+(?:the|these|this|my|our)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)",
+                         re.I)
+
+
 def _singular(word: str) -> str:
     """A noun without its plural ending, for comparing "tickets" with "Ticket:"."""
     word = word.lower()
@@ -581,7 +588,8 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     block under the label right below a task that points below it ("Assign ICD-10-CM codes to the encounter summary
     below." above "Encounter summary:") when the task names no label of its own. Labels of what is consulted
     ("Glossary:", "<policy>", "Severity levels:") are left as they are."""
-    made_from = _named_in_tasks(_MADE_FROM, lines, labels) | _named_in_tasks(_USING_TO_MAKE, lines, labels)
+    made_from = _named_in_tasks(_MADE_FROM, lines, labels) | _named_in_tasks(_USING_TO_MAKE, lines, labels) | \
+        {word for word in _named_in_tasks(_MADE_USING, lines, labels) if not names_consulted(word)}
     acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from
     blocks = []  # (line, its label's match, the label's name, its head noun)
     for li, line in enumerate(lines):
