@@ -2061,6 +2061,10 @@ def test_a_block_of_data_a_request_gives_under_a_bare_label_is_its_input() -> No
     got = dict(codes("I'm trying to decide whether to buy a car.\nSome numbers:\nInsurance quote: $110/month.\n"
                      "I drive maybe 400 miles a month.\nWork out what the car would cost me per month."))
     assert got["Some numbers:"] == got["Insurance quote: $110/month."] == got["I drive maybe 400 miles a month."] == "D"
+    got = dict(codes("Which of these two credit cards would earn me more rewards in a year?\nShow the math.\n"
+                     "My typical monthly spending:\nGroceries $650\nDining $300\nCard terms:\n"
+                     "Card A: 3% groceries, $95 annual fee\nCard B: 2% on everything, no annual fee"))
+    assert got["My typical monthly spending:"] == got["Groceries $650"] == got["Dining $300"] == "D"
     # the facts a persona's system prompt gives are consulted
     got = dict(codes("You are Max, the assistant of a bike shop.\nShop details:\n- Open 9-5 on weekdays.\n"
                      "- Repairs take two days.\nAnswer the customer politely."))
