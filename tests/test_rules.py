@@ -2065,6 +2065,10 @@ def test_a_block_of_data_a_request_gives_under_a_bare_label_is_its_input() -> No
                      "My typical monthly spending:\nGroceries $650\nDining $300\nCard terms:\n"
                      "Card A: 3% groceries, $95 annual fee\nCard B: 2% on everything, no annual fee"))
     assert got["My typical monthly spending:"] == got["Groceries $650"] == got["Dining $300"] == "D"
+    got = dict(codes("help me write a complaint to the telecoms ombudsman. ive been going back and forth for 2 months\n"
+                     "what happened:\n- 2 April: internet stopped working\n- 28 April: fixed\n"
+                     "i want a refund for the days without service."))
+    assert got["what happened:"] == got["- 2 April: internet stopped working"] == got["- 28 April: fixed"] == "D"
     # the facts a persona's system prompt gives are consulted
     got = dict(codes("You are Max, the assistant of a bike shop.\nShop details:\n- Open 9-5 on weekdays.\n"
                      "- Repairs take two days.\nAnswer the customer politely."))

@@ -271,7 +271,7 @@ _DATA_HEAD = re.compile(r"details|numbers|figures|points|data|stats|statistics|r
                         r"e?mails|posts|tweets|headlines|entries|submissions|replies|questions|specs|specifications|"
                         r"features|caractéristiques|características|caratteristiche|merkmale|notulen|drafts?|abstract|essay|"
                         r"chapter|introduction|inleiding|einleitung|introducción|lines|invoice|receipt|bill|quote|"
-                        r"estimate|spending|expenses|income|costs|transactions|charges|debts|payments|"
+                        r"estimate|spending|expenses|income|costs|transactions|charges|debts|payments|happened|"
                         r"informa(?:ções|tions?|ción|zioni)|comentários|comentarios|commentaires|angaben|gegevens|"
                         r"dados|datos|données|dati", re.I)
 
