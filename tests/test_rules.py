@@ -3794,6 +3794,12 @@ def test_notes_a_text_is_written_using_are_its_input_a_policy_is_not() -> None:
     assert got["Refund policy:"] == got["- Refunds within 30 days."] == "A"
 
 
+def test_a_text_asked_for_at_a_length_is_task_and_form() -> None:
+    for text in ("Write a one-page work instruction for using a torque wrench.",
+                 "Write a 150-word game recap for the website from the box score below."):
+        assert cues_of(text) == {Component.DIRECTIVE, Component.OUTPUT_FORMATTING}, text
+
+
 def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}
