@@ -3825,14 +3825,14 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "harbor": 0.87, "atlas": 0.87, "meadow": 0.83, "quarry": 0.83, "cellar": 0.83, "attic": 0.87,
                "orchard": 0.89, "delta": 0.88, "glade": 0.83, "willow": 0.85, "spruce": 0.84, "cavern": 0.82,
                "burrow": 0.85, "thicket": 0.87, "reed": 0.80, "fern": 0.87, "grotto": 0.82, "hollow": 0.87,
-               "tarn": 0.83, "brook": 0.81, "heath": 0.84, "marsh": 0.87, "moor": 0.84, "dune": 0.88, "bog": 0.88,
+               "tarn": 0.83, "brook": 0.82, "heath": 0.84, "marsh": 0.87, "moor": 0.84, "dune": 0.88, "bog": 0.88,
                "cove": 0.85, "mesa": 0.83, "prairie": 0.85, "ridge": 0.88, "glen": 0.83, "quay": 0.82,
                "lagoon": 0.84, "fjord": 0.88, "heron": 0.82, "pike": 0.86, "wren": 0.84,
                "sound": 0.81, "cliff": 0.86, "estuary": 0.84, "atoll": 0.88, "geyser": 0.77, "ravine": 0.88,
                "steppe": 0.81, "oasis": 0.85, "basin": 0.78, "lake": 0.70, "gorge": 0.80, "knoll": 0.85,
                "shoal": 0.72, "tundra": 0.79, "canyon": 0.72, "summit": 0.82, "crater": 0.80, "isle": 0.85,
                "marina": 0.87, "glacier": 0.84, "fen": 0.81, "spring": 0.84, "cape": 0.82,
-               "inlet": 0.84, "creek": 0.78, "valley": 0.87, "bay": 0.79, "tor": 0.74, "brae": 0.81, "bluff": 0.77,
+               "inlet": 0.84, "creek": 0.78, "valley": 0.87, "bay": 0.79, "tor": 0.74, "brae": 0.82, "bluff": 0.77,
                "strait": 0.83, "plateau": 0.85, "shore": 0.88, "pond": 0.83, "ledge": 0.84, "dell": 0.82,
                "mire": 0.77, "spit": 0.85, "wadi": 0.82, "gully": 0.86, "butte": 0.78, "drumlin": 0.78,
                "marl": 0.82, "sedge": 0.74, "scree": 0.84, "esker": 0.87, "cirque": 0.82, "talus": 0.86, "col": 0.87,
@@ -3848,15 +3848,15 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "barchan": 0.83, "doline": 0.80, "machair": 0.76, "kopje": 0.78, "sandur": 0.80, "tafoni": 0.84,
                "serac": 0.87, "loess": 0.76, "maar": 0.80, "horst": 0.81, "caldera": 0.86, "cenote": 0.78,
                "oxbow": 0.89, "graben": 0.74, "tuya": 0.75, "erg": 0.80, "bajada": 0.73, "inselberg": 0.81,
-               "kipuka": 0.79, "hoodoo": 0.81, "lahar": 0.86, "moulin": 0.82, "fumarole": 0.73, "sastrugi": 0.72,
+               "kipuka": 0.79, "hoodoo": 0.81, "lahar": 0.86, "moulin": 0.82, "fumarole": 0.74, "sastrugi": 0.72,
                "pediment": 0.85, "ventifact": 0.72, "mogote": 0.84, "polder": 0.85, "sinter": 0.76, "zeugen": 0.81,
                "guyot": 0.73, "inlier": 0.78, "lapies": 0.76, "cwm": 0.80, "bornhardt": 0.81, "kluft": 0.74,
                "ait": 0.78, "swallet": 0.81, "strath": 0.83, "gilgai": 0.71, "outlier": 0.76, "rand": 0.84,
                "nubbin": 0.70, "karren": 0.80, "ponor": 0.79, "palsa": 0.71, "hamada": 0.72, "uvala": 0.86,
-               "scarp": 0.69, "thufur": 0.75, "hum": 0.83, "reg": 0.83, "serir": 0.82, "tinaja": 0.83, "aven": 0.72,
-               "gour": 0.81, "vrulja": 0.80, "kavir": 0.84, "couloir": 0.82, "drift": 0.83, "flysch": 0.85,
-               "ghyll": 0.85, "kuppe": 0.79, "lido": 0.76, "motu": 0.77, "nullah": 0.77, "berm": 0.84, "levee": 0.82,
-               "hummock": 0.87, "spur": 0.79, "alas": 0.82, "klint": 0.77, "dambo": 0.81, "jokul": 0.76}
+               "scarp": 0.69, "thufur": 0.76, "hum": 0.83, "reg": 0.83, "serir": 0.82, "tinaja": 0.83, "aven": 0.72,
+               "gour": 0.81, "vrulja": 0.80, "kavir": 0.84, "couloir": 0.82, "drift": 0.84, "flysch": 0.85,
+               "ghyll": 0.85, "kuppe": 0.79, "lido": 0.76, "motu": 0.77, "nullah": 0.77, "berm": 0.85, "levee": 0.82,
+               "hummock": 0.87, "spur": 0.80, "alas": 0.82, "klint": 0.77, "dambo": 0.81, "jokul": 0.76}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
