@@ -40,6 +40,11 @@ _TASK_VERBS = (
     r"troubleshoot|interpret|forecast|organi[sz]e|fill in|fill out|anonymi[sz]e|pseudonymi[sz]e|de-?identify|"
     r"put together|pull together|do (?:an?|these|this|some)(?= \w)"  # "Do a Pareto analysis", "Do these in order:"
 )
+#: A system prompt that describes its assistant instead of addressing it: "This assistant answers support questions
+#: from users of …", "The bot helps first-line agents …".
+_DESCRIBES_ASSISTANT = (r"^\W*(?:this|the)\s+(?:assistant|bot|chatbot|agent|copilot)\s+(?:helps|answers|assists|"
+                        r"supports|handles|guides|drafts|writes|reviews|triages)\b")
+DESCRIBES_ASSISTANT = re.compile(_DESCRIBES_ASSISTANT, re.I)
 #: "As a senior editor," / "As the admissions assistant for Carrow's office," / "As PeopleDesk, the HR assistant,".
 _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
                r"bonus\b|reference\b|default\b|fallback\b|whole\b|consequence\b|start\b|starting\b|beginning\b|"
@@ -168,8 +173,7 @@ DIRECTIVE = Folded(
     r"screening|triaging|moderating|classifying|labell?ing|tagging|extracting|summari[sz]ing|translating|drafting|"
     r"writing|answering|helping|editing|proofreading|auditing|comparing)\b"
     r"|(?:the|this)\s+(?:assistant|model|bot|chatbot|agent|ai|system)\s+(?:should|must|will|is to|needs to)\s+"
-    r"(?:" + _TASK_VERBS + r")\b|^\W*this\s+(?:assistant|bot|chatbot|agent|copilot)\s+(?:helps|answers|assists|"
-    r"handles|drafts|writes|reviews|triages)\b|"
+    r"(?:" + _TASK_VERBS + r")\b|" + _DESCRIBES_ASSISTANT + r"|"
     r"(?:goal|task|objective|mission|your job)\s*:\s*(?:" + _TASK_VERBS + r")\b"
     r"|you\s+(?:need|have|are asked|are required|will need|must|should|will|are going)\s+to\s+(?:" + _TASK_VERBS +
     r")\b|you(?:'ll| will)\s+(?:be\s+)?(?:given|provided|receive|get|see)\b|you are (?:given|provided|asked|"

@@ -10,8 +10,8 @@ import re
 
 from ..types import Component
 from . import languages
-from .cues import (CONDITIONS_BELOW, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, A, D, E, O, R,
-                   heading_topic, key_value)
+from .cues import (CONDITIONS_BELOW, DESCRIBES_ASSISTANT, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, A, D, E,
+                   O, R, heading_topic, key_value)
 from .material import DELIMITER, OPENING_QUOTE, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, paragraph_end, table_row
 
@@ -255,13 +255,7 @@ def label_email_bodies(lines: list[list[Sent]], labels: dict[int, set[Component]
 def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> bool:
     """Whether a sentence is the persona alone ("You are a careers coach."): a system prompt, not a user's request
     with a persona for the task ("As the FP&A lead, write a memo …")."""
-    return any(labels[m.index] == {R} or _DESCRIBES_ASSISTANT.match(m.text) for line in lines for m in line)
-
-
-#: A system prompt that describes its assistant instead of addressing it: "This assistant answers support questions
-#: from users of …", "The bot helps first-line agents …".
-_DESCRIBES_ASSISTANT = re.compile(r"^\W*(?:this|the)\s+(?:assistant|bot|chatbot|agent|copilot)\s+(?:helps|answers|"
-                                  r"assists|supports|handles|guides|drafts|writes|reviews|triages)\b", re.I)
+    return any(labels[m.index] == {R} or DESCRIBES_ASSISTANT.match(m.text) for line in lines for m in line)
 
 
 #: The head noun of a label over data a request gives to work with: "Details:", "Some numbers:", "Supporting points:".
@@ -695,8 +689,9 @@ def label_query_schemas(lines: list[list[Sent]], labels: dict[int, set[Component
     while li < len(lines):
         if _TABLE_DEFINITION.match(lines[li][0].text):
             end = li  # a CREATE TABLE over several lines runs to the line that closes it
-            while end + 1 < len(lines) and lines[li][0].text.lstrip().upper().startswith("CREATE") and \
-                    not lines[end][-1].text.rstrip().endswith((");", ")")) and end - li < 40:
+            created = lines[li][0].text.lstrip().upper().startswith("CREATE")
+            while created and end + 1 < len(lines) and not lines[end][-1].text.rstrip().endswith((");", ")")) and \
+                    end - li < 40:
                 end += 1
             labels.update((m.index, {A}) for line in lines[li:end + 1] for m in line)
             li = end
