@@ -253,8 +253,9 @@ def label_email_bodies(lines: list[list[Sent]], labels: dict[int, set[Component]
 
 
 def _has_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> bool:
-    """Whether a sentence is the persona alone ("You are a careers coach."): a system prompt, not a user's request
-    with a persona for the task ("As the FP&A lead, write a memo …")."""
+    """Whether a sentence is the persona alone ("You are a careers coach.") or describes the assistant ("This
+    assistant answers support questions …"): a system prompt, not a user's request with a persona for the task ("As
+    the FP&A lead, write a memo …")."""
     return any(labels[m.index] == {R} or DESCRIBES_ASSISTANT.match(m.text) for line in lines for m in line)
 
 
