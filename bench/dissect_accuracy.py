@@ -129,6 +129,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "levee (dev after a first blind run)": HERE / "data/levee_prompts.jsonl",
              "hummock (dev after a first blind run)": HERE / "data/hummock_prompts.jsonl",
              "spur (dev after a first blind run)": HERE / "data/spur_prompts.jsonl",
+             "yazoo (dev after a first blind run)": HERE / "data/yazoo_prompts.jsonl",
+             "gnamma (dev after a first blind run)": HERE / "data/gnamma_prompts.jsonl",
+             "riegel (dev after a first blind run)": HERE / "data/riegel_prompts.jsonl",
+             "cuvette (dev after a first blind run)": HERE / "data/cuvette_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -251,7 +255,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "alas (never looked at)": HERE / "data/alas_prompts.jsonl",
              "klint (never looked at)": HERE / "data/klint_prompts.jsonl",
              "dambo (never looked at)": HERE / "data/dambo_prompts.jsonl",
-             "jokul (never looked at)": HERE / "data/jokul_prompts.jsonl"}
+             "jokul (never looked at)": HERE / "data/jokul_prompts.jsonl",
+             "blowhole (never looked at)": HERE / "data/blowhole_prompts.jsonl",
+             "crevasse (never looked at)": HERE / "data/crevasse_prompts.jsonl",
+             "skarn (never looked at)": HERE / "data/skarn_prompts.jsonl",
+             "cuspate (never looked at)": HERE / "data/cuspate_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
