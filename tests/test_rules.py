@@ -3804,6 +3804,11 @@ def test_a_question_opening_on_when_asks_the_task() -> None:
     assert cues_of("When is my trash pickup during Thanksgiving week?") == {Component.DIRECTIVE}
     assert cues_of("When the user asks about refunds, point them to the policy.") == {Component.ADDITIONAL_INFORMATION}
 
+
+def test_a_question_typed_without_its_mark_after_a_comma_is_the_task() -> None:
+    text = "got a jury summons for next month but i have a surgery scheduled that week, how do i postpone it"
+    assert cues_of(text) == {Component.DIRECTIVE}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

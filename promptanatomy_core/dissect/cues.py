@@ -745,6 +745,7 @@ _BARE_QUESTION = _rx(r"(?:^|[?!]\s+)\W*(?:why (?:am|is|are|does|do|did|can't|won
                      r"what (?:does|do|did) (?:this|that|these|it|my)\b|"
                      r"(?:is|are|was|does|did|should|would) (?:this|these|that|"
                      r"it|my|there)\b|am i |which \w+(?: \w+)? (?:do|should|can) (?:i|we) )[^.!?:]*$|"
+                     r",\s*(?:so\s+|but\s+|and\s+)?(?:how|where|when) (?:do|can|should|would) (?:i|we) [^.!?:]*$|"
                      r"(?:,|\b(?-i:[a-z]+))\s+(?:what (?:do|should|can) i do|am i (?:covered|allowed|eligible|entitled|"
                      r"right|wrong|supposed))\b[^.!?:]*$")
 #: A question the user typed before more words in lower case, which the splitter keeps in one sentence: "which of
