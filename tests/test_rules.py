@@ -3809,6 +3809,19 @@ def test_a_question_typed_without_its_mark_after_a_comma_is_the_task() -> None:
     text = "got a jury summons for next month but i have a surgery scheduled that week, how do i postpone it"
     assert cues_of(text) == {Component.DIRECTIVE}
 
+
+def test_a_paragraph_of_prose_under_here_it_is_is_the_input_whatever_it_says() -> None:
+    speech = ("Good evening everyone. When Daniel first told me about Megan, he said she really got him. "
+              "Within four minutes we were both in the lake. A swan took an interest. "
+              "So please raise your glasses, to Daniel and Megan.")
+    prompt = f"can you tighten up my best man speech? its too long\n\nhere it is:\n\n{speech}"
+    got = codes(prompt)
+    assert [c for _, c in got[2:]] == ["D"] * 5, got
+    # a short note after the intro is no pasted paragraph
+    assert codes("here it is:\n\nI am vegetarian. I live in Leeds.")[1:] == [("I am vegetarian.", "A"),
+                                                                             ("I live in Leeds.", "A")]
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

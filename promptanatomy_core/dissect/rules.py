@@ -272,7 +272,8 @@ class RulesDissector(Dissector):
                 continue
             if carry is not None and mode is not E and li not in demos and li not in queries and li not in schema and \
                     not (carry == {A} and li in material and not consulted) and \
-                    (_block_item(first.text) or pasted_below and li not in material and _plain_data(line)) and \
+                    (_block_item(first.text) or
+                     pasted_below and li not in material and (_plain_data(line) or _prose(line))) and \
                     not (blank_before[first.index] and first.index - 1 != announcer) and \
                     not (PLACEHOLDER.fullmatch(first.text.strip()) or INPUT_LABEL.match(first.text) and
                          PLACEHOLDER.search(first.text)):  # "{thread}", "Question: {question}" is the input
@@ -519,6 +520,11 @@ def _plain_data(line: list[Sent]) -> bool:
     text = line[0].text
     return not any(m.cues or m.input_label for m in line) and not key_value(text) and \
         not text.rstrip().endswith((":", ".", "!", "?")) and not _ABOUT_ME.match(text)
+
+
+def _prose(line: list[Sent]) -> bool:
+    """A paragraph of three or more sentences that asks nothing (the speech under "here it is:")."""
+    return len(line) >= 3 and not any(m.cues & {D, R, E} or m.input_label for m in line)
 
 
 def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] | None:
