@@ -3822,6 +3822,17 @@ def test_a_paragraph_of_prose_under_here_it_is_is_the_input_whatever_it_says() -
                                                                              ("I live in Leeds.", "A")]
 
 
+def test_delimiters_that_title_three_blocks_of_one_kind_hold_the_input() -> None:
+    proposals = "".join(f"--- Proposal {n}: {name} ---\nCapacity {cap}.\nVenue fee ${fee}.\n"
+                        for n, name, cap, fee in ((1, "The Foundry", 250, "6,500"), (2, "Aurora Rooftop", 220, "7,100"),
+                                                  (3, "Larimer Hall", 300, "5,900")))
+    prompt = ("We're choosing a venue for our holiday party. I've pasted the three proposals we received. "
+              "Compare them on total cost and capacity.\n\n" + proposals + "\nPresent the comparison as a table.")
+    got = codes(prompt)
+    assert [c for _, c in got[3:-1]] == ["D"] * 9, got
+    assert got[-1][1] == "O"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

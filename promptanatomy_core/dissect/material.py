@@ -12,7 +12,7 @@ from .cues import TOOL_SPEC
 
 DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|~{3,}|\"\"\"|'''|<<<|>>>)\s*$")
 #: A delimiter line that names the block: "--- DRAFT ---", "=== END OF EMAIL ===", "### BEGIN TRANSCRIPT ###".
-_NAMED_DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|#{3,})\s*[A-Za-z][\w ]{0,30}?\s*"
+_NAMED_DELIMITER = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|#{3,})\s*[A-Za-z][\w :'&.,-]{0,40}?\s*"
                               r"(?:-{3,}|={3,}|\*{3,}|#{3,})\s*$")
 #: A speaker's turn: "Ana (PM): …", "[00:12] Raj: …", "[Mon 19:02] Ali: …", "Visitor: …", a deposition's "14:3  Q. …".
 TURN = re.compile(r"^\s*(?:\[(?:\w{3} )?[\d:.]{4,12}\]\s*|\d{1,4}:\d{1,3}\s+)?"
@@ -53,16 +53,35 @@ _POINTS_AT = re.compile(r"\b(?:this|these|the following|below)\b", re.I)
 
 def _delimited(texts: Sequence[str], has_cues: Sequence[bool]) -> set[int]:
     """Blocks between two delimiter lines whose lines are mostly without cues (a horizontal rule around a section of
-    instructions is not material) or that the line above points at."""
+    instructions is not material) or that the line above points at; three or more delimiters that title blocks of
+    one kind ("--- Proposal 1: The Foundry ---", "--- Proposal 2: … ---", …) hold a block each, the last one up to a
+    cue."""
     out: set[int] = set()
     marks = [i for i, t in enumerate(texts) if DELIMITER.match(t) or _NAMED_DELIMITER.match(t)]
-    for a, b in zip(marks[::2], marks[1::2]):
+    names = {_title_word(texts[i]) for i in marks}
+    titles = len(marks) > 2 and len(names) == 1 and None not in names  # "Proposal 1: …", … "Proposal 3: …"
+    if titles:
+        last = marks[-1] + 1
+        while last < len(texts) and not has_cues[last]:
+            last += 1
+        blocks = list(zip(marks, [*marks[1:], last]))
+    else:
+        blocks = list(zip(marks[::2], marks[1::2]))
+    for a, b in blocks:
         inner = range(a + 1, b)
         named = bool(_NAMED_DELIMITER.match(texts[a]))  # "--- DRAFT ---" says what it holds: dialogue may ask
         pointed = a > 0 and bool(_POINTS_AT.search(texts[a - 1]))  # "Turn this wiki runbook into a checklist …"
         if inner and (pointed or sum(has_cues[i] for i in inner) * (2 if named else 3) <= len(inner)):
-            out.update(range(a, b + 1))
+            out.update(range(a, b if titles else b + 1))  # a title's block ends where the next one starts
     return out
+
+
+def _title_word(text: str) -> str | None:
+    """The first word of the name a delimiter line gives its block ("--- Proposal 2: Aurora ---" → "proposal"); None
+    for an unnamed delimiter and for one that ends a block ("=== END OF EMAIL ===")."""
+    named = _NAMED_DELIMITER.match(text)
+    word = re.search(r"[A-Za-z]+", text).group().lower() if named else None
+    return None if word == "end" else word
 
 
 def runs(flags: Sequence[bool]) -> Iterator[list[int]]:
