@@ -3833,6 +3833,13 @@ def test_delimiters_that_title_three_blocks_of_one_kind_hold_the_input() -> None
     assert got[-1][1] == "O"
 
 
+
+def test_a_json_structure_the_answer_goes_into_is_its_form() -> None:
+    for text in ("From the grant report below, pull out the headline figures into this JSON structure:",
+                 "Return the figures in this JSON template:"):
+        assert Component.OUTPUT_FORMATTING in cues_of(text), text
+    assert Component.OUTPUT_FORMATTING not in cues_of("Fix the syntax errors in this JSON.")
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -526,7 +526,8 @@ OPTIONS = re.compile(r"\b(?:as|into|with)\s+(?:either\s+)?[A-Z][\w-]*(?:,\s*[A-Z
 _SORTS_INTO = re.compile(r"^\W*(?:please\s+)?(?:classify|label|categori[sz]e|sort|tag)\b", re.I)
 _CLASSES = re.compile(r"\b(?:one of|choose from|pick from)\s*:.*", re.I)
 #: A format word naming the task's material, not the answer's form: "the CSV below", "the schema provided".
-_MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|markdown|schema)\b(?!\s+(?:format|schema))|"
+_MATERIAL = _rx(r"\b(?:the|this|that|these|attached)\s+(?:json|yaml|xml|csv|markdown|schema)\b"
+                r"(?!\s+(?:format|schema|structure|template|shape|layout|skeleton)\b)|"  # "into this JSON structure:"
                 r"\bschema\s+(?:below|above|provided|given)\b|"
                 r"\bstyle\s+(?:issues|problems|errors|violations|nits)\b|"  # what a review looks for, not the form
                 r"\b(?:profiler?|profiling|command|program|console|terminal|test|build|compiler|query|script|tool|cli|"
