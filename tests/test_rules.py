@@ -3840,6 +3840,17 @@ def test_a_json_structure_the_answer_goes_into_is_its_form() -> None:
         assert Component.OUTPUT_FORMATTING in cues_of(text), text
     assert Component.OUTPUT_FORMATTING not in cues_of("Fix the syntax errors in this JSON.")
 
+
+def test_numbered_entries_the_task_answers_only_by_are_consulted() -> None:
+    extracts = ("[Extract 1 — Volunteer Expenses Policy, section 3.1]\nCar mileage is reimbursed at 45p per mile.\n"
+                "[Extract 2 — Volunteer Expenses Policy, section 3.4]\nClaims must be submitted within 3 months.\n")
+    prompt = ("Answer the volunteer's question using only the policy extracts below.\n\n" + extracts +
+              "\nVolunteer's question: Can I claim my parking from January now?")
+    got = codes(prompt)
+    assert [c for _, c in got[1:5]] == ["A"] * 4, got
+    compared = codes("Compare the quotes below and pick the cheapest.\n\nQuote 1 - Acme, £400\nQuote 2 - Bolt, £380")
+    assert [c for _, c in compared[1:]] == ["D", "D"], compared
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

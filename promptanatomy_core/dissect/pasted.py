@@ -37,8 +37,9 @@ def label_enumerated_entries(lines: list[list[Sent]], labels: dict[int, set[Comp
         if entry and not _SCALE_ENTRY.match(entry.group(1)):
             entries.setdefault(entry.group(1).lower(), []).append(li)
     persona = bool(entries) and _has_persona(lines, labels)  # entries relabel no Role: read once
-    for found in entries.values():
-        if len(found) > 1 and all(labels[m.index] in ({A}, {O}) for li in found for m in lines[li]):
+    for word, found in entries.items():
+        if len(found) > 1 and all(labels[m.index] in ({A}, {O}) for li in found for m in lines[li]) and \
+                not _named_as_consulted(word, lines[:found[0]]):  # "… using only the policy extracts below"
             labels.update((m.index, {D}) for li in found for m in lines[li])
             if persona or any(REFERENCE.search(m.text) and (m.text.lstrip().startswith("#") or
                                                             m.text.rstrip().endswith(":"))
@@ -452,12 +453,14 @@ _FIELD = re.compile(r"^\s*[\w-]+:\s+\S")
 def _consulted_by_task(label: str, lines: list[list[Sent]]) -> bool:
     """Whether the task says it works by what a label names ("Fact-check the post using only the fact-check records"
     above "Fact-check records:"), not what it works from ("Using the email history below, write a briefing")."""
-    if not bare_label(label):
-        return False
-    head = re.escape(head_noun(label))
+    return bare_label(label) and _named_as_consulted(head_noun(label), lines)
+
+
+def _named_as_consulted(noun: str, lines: list[list[Sent]]) -> bool:
+    """Whether a sentence says the task works by what ``noun`` names ("… using only the policy extracts below")."""
     return any(re.search(
         rf"\b(?:(?:using|use) only|only (?:using|use)|against|according to)\s+(?:the|these|this|our)\s+"
-        rf"(?:[\w-]+\s+){{0,2}}{head}s?\b", m.text, re.I)
+        rf"(?:[\w-]+\s+){{0,2}}{re.escape(noun)}s?\b", m.text, re.I)
         for line in lines for m in line)  # the sentence may be left as background
 
 
