@@ -3851,6 +3851,17 @@ def test_numbered_entries_the_task_answers_only_by_are_consulted() -> None:
     compared = codes("Compare the quotes below and pick the cheapest.\n\nQuote 1 - Acme, £400\nQuote 2 - Bolt, £380")
     assert [c for _, c in compared[1:]] == ["D", "D"], compared
 
+
+def test_a_field_the_task_names_with_its_owner_is_the_input() -> None:
+    prompt = ("Assign a condition grade to the vehicle using the auction's grading scale and the inspector's notes.\n"
+              "Grading scale:\n5.0 - Like new\n4.0 - Minor cosmetic wear\n\n"
+              "Inspector notes: 2020 Nissan Rogue SV, 67k.\nThree door dings on driver side.\nTires 5/32.\n\n"
+              "Give the grade on the first line.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Inspector notes: 2020 Nissan Rogue SV, 67k.", "Three door dings on driver side.",
+                             "Tires 5/32.")] == ["D", "D", "D"], got
+    assert got["5.0 - Like new"] == "A"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

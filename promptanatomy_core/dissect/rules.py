@@ -799,7 +799,7 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
             key = kv[0]
             if key not in keys:  # asked once per key: a few-shot block repeats its keys thousands of times
                 keys[key] = len(key.split()) <= 2 and not REFERENCE.search(key) and bool(re.search(
-                    r"\b(?:the|this|these|each|both|two|my)\s+(?:\w+\s+)?" + re.escape(key) + r"s?\b", task, re.I))
+                    r"\b(?:the|this|these|each|both|two|my)\s+(?:\w+\s+)?" + re.escape(key) + r"s?\b", owned, re.I))
             named = bool(kv[1]) and keys[key] and not line[0].reference \
                 and not line[0].text.lstrip().startswith(("-", "*", "•"))
         if named:
