@@ -3862,6 +3862,15 @@ def test_a_field_the_task_names_with_its_owner_is_the_input() -> None:
                              "Tires 5/32.")] == ["D", "D", "D"], got
     assert got["5.0 - Like new"] == "A"
 
+
+def test_base_them_on_these_notes_points_at_the_input() -> None:
+    prompt = ("Write five FAQ entries for our collision center's website.\n"
+              "Base them on these notes from our front desk:\n"
+              "- average repair takes 5 to 10 business days\n- we do free estimates, walk in or by appointment\n"
+              "Don't mention insurance companies by name.")
+    assert [c for _, c in codes(prompt)[1:4]] == ["D", "D", "D"]
+    assert cues_of("Base your answers on mainstream clinical guidance.") != {Component.DIRECTIVE}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

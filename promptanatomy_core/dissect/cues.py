@@ -38,7 +38,9 @@ _TASK_VERBS = (
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
     r"trace|indicate|turn|reply|respond|quiz|qualify|collect|gather|schedule|book|audit|reconcile|transcribe|"
     r"troubleshoot|interpret|forecast|organi[sz]e|fill in|fill out|anonymi[sz]e|pseudonymi[sz]e|de-?identify|"
-    r"put together|pull together|do (?:an?|these|this|some)(?= \w)"  # "Do a Pareto analysis", "Do these in order:"
+    r"put together|pull together|do (?:an?|these|this|some)(?= \w)|"  # "Do a Pareto analysis", "Do these in order:"
+    r"base (?:it|them|this|that|these|each|(?:the|your) [\w-]+) on (?:these|this|the following)"  # "Base them on these
+    # notes from our front desk:", not what the answer draws on ("Base your answers on NICE guidance.")
 )
 #: A system prompt that describes its assistant instead of addressing it: "This assistant answers support questions
 #: from users of …", "The bot helps first-line agents …".
