@@ -3871,6 +3871,12 @@ def test_base_them_on_these_notes_points_at_the_input() -> None:
     assert [c for _, c in codes(prompt)[1:4]] == ["D", "D", "D"]
     assert cues_of("Base your answers on mainstream clinical guidance.") != {Component.DIRECTIVE}
 
+
+def test_a_register_and_an_answer_put_on_its_first_line_are_form() -> None:
+    for text in ("Use a formal, respectful register (usted).", "Give the grade on the first line."):
+        assert Component.OUTPUT_FORMATTING in cues_of(text), text
+    assert Component.OUTPUT_FORMATTING not in cues_of("A second train leaves on the same line at 14:40.")
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

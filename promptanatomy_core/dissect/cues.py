@@ -416,6 +416,8 @@ OUTPUT = Folded(
     r"each)\s+\w+\s+with\b" + _STORY_START + r"|"
     r"^\W*an?\s+(?:table|list|bulleted list|numbered list)\b|\b(?:give|send|return|show)\s+me\s+(?:just|only)\b|"
     r"^\W*keep\b.{0,40}\b(?:short|brief|concise|succinct|sentences?|words|lines|paragraphs?)\b|"
+    r"\b(?:formal|informal|neutral|casual|polite|respectful|plain|professional|conversational)\W+(?:\w+\W+)?"
+    r"register\b|\bon the (?:first|last|top) line\b|"  # "Use a formal, respectful register", "… on the first line"
     r"^\W*(?:start|begin|end|finish|close|open)\s+(?:every|each|all|your|the first)\s+(?:\w+\s+)?(?:reply|replies|"
     r"message|messages|response|responses|answer|answers)\b|"
     r"^\W*(?:make|keep) (?:it|them)\s+(?:\w+\s+){0,3}?(?:funny|warm|playful|friendly|formal|casual|gentle|upbeat|"
