@@ -3877,6 +3877,12 @@ def test_a_register_and_an_answer_put_on_its_first_line_are_form() -> None:
         assert Component.OUTPUT_FORMATTING in cues_of(text), text
     assert Component.OUTPUT_FORMATTING not in cues_of("A second train leaves on the same line at 14:40.")
 
+
+def test_how_the_answer_shows_its_parts_and_what_it_opens_with_are_form() -> None:
+    for text in ("Show the groups as headed lists.", "Open with the single most striking number."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+    assert Component.OUTPUT_FORMATTING not in cues_of("Open the file and read the first line.")
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
