@@ -939,9 +939,10 @@ def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
     return cues
 
 
-#: Content asked for in a second clause of a sentence on the form: "… as a table and tell me how many boards to buy".
-AND_TELLS = _rx(r"\b(?:and|then)\s+(?:also\s+)?(?:tell|explain|suggest|recommend)\s+(?:me|us|why|how|what|whether|"
-                 r"if|which)\b")
+#: Content asked for in a second clause of a sentence on the form: "… as a table and tell me how many boards to buy",
+#: "…, and tell them the deposit will be refunded", "… then explain in plain language …".
+AND_TELLS = _rx(r"\b(?:and|then)\s+(?:also\s+)?(?:tell|explain|suggest|recommend)\s+"
+                r"(?:me|us|them|him|her|in|why|how|what|whether|if|which)\b")
 #: "When the user gives you …", "When I paste …": the arrival of the input, which the task then works on.
 _INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:the user|users|i|someone|a customer|the customer)\s+"
                      r"(?:gives?|sends?|pastes?|provides?|shares?|submits?|uploads?|types?)\s+you\b[^,.]{0,80},\s*")
