@@ -133,6 +133,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "gnamma (dev after a first blind run)": HERE / "data/gnamma_prompts.jsonl",
              "riegel (dev after a first blind run)": HERE / "data/riegel_prompts.jsonl",
              "cuvette (dev after a first blind run)": HERE / "data/cuvette_prompts.jsonl",
+             "flatiron (dev after a first blind run)": HERE / "data/flatiron_prompts.jsonl",
+             "hardpan (dev after a first blind run)": HERE / "data/hardpan_prompts.jsonl",
+             "jheel (dev after a first blind run)": HERE / "data/jheel_prompts.jsonl",
+             "lynchet (dev after a first blind run)": HERE / "data/lynchet_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -259,7 +263,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "blowhole (never looked at)": HERE / "data/blowhole_prompts.jsonl",
              "crevasse (never looked at)": HERE / "data/crevasse_prompts.jsonl",
              "skarn (never looked at)": HERE / "data/skarn_prompts.jsonl",
-             "cuspate (never looked at)": HERE / "data/cuspate_prompts.jsonl"}
+             "cuspate (never looked at)": HERE / "data/cuspate_prompts.jsonl",
+             "nivation (never looked at)": HERE / "data/nivation_prompts.jsonl",
+             "rogen (never looked at)": HERE / "data/rogen_prompts.jsonl",
+             "solum (never looked at)": HERE / "data/solum_prompts.jsonl",
+             "tjaele (never looked at)": HERE / "data/tjaele_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
