@@ -3890,6 +3890,16 @@ def test_a_form_demand_that_also_asks_to_tell_or_explain_keeps_the_task() -> Non
               "Answer WARRANTY or CUSTOMER PAY, then explain in plain language what the customer owes.")
     assert [c for _, c in codes(prompt)[2:]] == ["DO", "DO"]
 
+
+def test_labelled_pairs_below_a_task_that_points_at_them_as_examples_are_demonstrations() -> None:
+    prompt = ("We name every new shade in our knitwear range.\n"
+              "Suggest names for the new shades listed at the end, following the style of these examples.\n"
+              "\nShade: dusty pale pink\nName: Rosehip Dust\n\nShade: deep bottle green\nName: Forest Floor\n\n"
+              "Names are two words and evoke the British coast.\n\nNew shades:\n- rusty orange-brown\n- inky navy")
+    got = codes(prompt)
+    assert [c for _, c in got[2:6]] == ["E"] * 4, got
+    assert [c for _, c in got[-2:]] == ["D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -53,7 +53,13 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
             while stop > uses[-2] + 1 and any(m.cues or _TURN_TO_QUERY.match(m.text) for m in lines[stop - 1]):
                 stop -= 1  # "Now do the same for:" between the demonstrations and the query
             return set(range(uses[0], stop)), set(query)
-    return _asked_for_one_more(lines, found)
+    demos, queries = _asked_for_one_more(lines, found)
+    if demos:
+        return demos, queries
+    opening: dict[str, list[int]] = defaultdict(list)  # a label's name: the lines it opens, one sentence or more
+    for li, m in labelled.items():
+        opening[m[1].strip().lower()].append(li)
+    return _pointed_at(lines, opening), set()
 
 
 #: The query asked as one more of what the demonstrations show: "Now write one for this situation: {situation}".
@@ -72,6 +78,27 @@ def _asked_for_one_more(lines: list[list[Sent]], found: dict[str, list[int]]) ->
             if _ONE_MORE.match(text) and re.search(r"\b" + re.escape(key) + r"\b", text, re.I):
                 return set(range(uses[0], li)), {li}
     return set(), set()
+
+
+#: A task that points at the demonstrations right below it: "… following the style of these examples.", "Write five
+#: more … in the same style as these, covering: …".
+_POINTS_AT_EXAMPLES = re.compile(r"\b(?:these|the following) examples\b|\blike these\b|\b(?:style|format|tone|"
+                                 r"voice|pattern) (?:of|as) (?:these|the following|the ones below)\b", re.I)
+
+
+def _pointed_at(lines: list[list[Sent]], found: dict[str, list[int]]) -> set[int]:
+    """The lines of two labels that take turns at least twice ("Shade: …", "Name: …", "Shade: …", "Name: …") right
+    below a task that points at them as examples ("… following the style of these examples.")."""
+    for key, uses in found.items():
+        first = uses[0]
+        if len(uses) < 2 or not first or not _POINTS_AT_EXAMPLES.search(lines[first - 1][-1].text):
+            continue
+        answers = next((other for other, turns in found.items() if other != key and len(turns) == len(uses) and
+                        all(a < t < b for a, t, b in zip(uses, turns, [*uses[1:], len(lines)]))), None)
+        if answers is None:
+            continue
+        return set(range(first, found[answers][-1] + 1))
+    return set()
 
 
 #: A label of one side of a contrast the prompt demonstrates: "Bad: …" / "Good: …", "Before:" / "After:".
