@@ -3900,6 +3900,12 @@ def test_labelled_pairs_below_a_task_that_points_at_them_as_examples_are_demonst
     assert [c for _, c in got[2:6]] == ["E"] * 4, got
     assert [c for _, c in got[-2:]] == ["D", "D"], got
 
+
+def test_a_heading_that_opens_on_reference_names_what_is_consulted_whatever_its_topic() -> None:
+    for text in ("# Reference: release requirements", "## Reference: CQC key questions"):
+        assert heading_component(text) == Component.ADDITIONAL_INFORMATION, text
+    assert heading_component("## Requirements") == Component.DIRECTIVE
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
