@@ -3906,6 +3906,14 @@ def test_a_heading_that_opens_on_reference_names_what_is_consulted_whatever_its_
         assert heading_component(text) == Component.ADDITIONAL_INFORMATION, text
     assert heading_component("## Requirements") == Component.DIRECTIVE
 
+
+def test_a_long_act_as_persona_joined_by_and_to_an_editing_task_is_role_and_task() -> None:
+    text = ("Act as a musical director who has run live shows for touring pop acts for twenty years, and tighten up "
+            "this setlist for a 50-minute festival slot.")
+    assert cues_of(text) == {Component.ROLE, Component.DIRECTIVE}
+    assert cues_of("Act as a pirate who has sailed the seven seas for decades, and never break character.") == \
+        {Component.ROLE}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

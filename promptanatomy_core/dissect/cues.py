@@ -38,7 +38,8 @@ _TASK_VERBS = (
     r"begin|start|rewrite|redact|normali[sz]e|localise|localize|name|suggest|interview|ask|chat|converse|mix|pull|"
     r"trace|indicate|turn|reply|respond|quiz|qualify|collect|gather|schedule|book|audit|reconcile|transcribe|"
     r"troubleshoot|interpret|forecast|organi[sz]e|fill in|fill out|anonymi[sz]e|pseudonymi[sz]e|de-?identify|"
-    r"put together|pull together|do (?:an?|these|this|some)(?= \w)|"  # "Do a Pareto analysis", "Do these in order:"
+    r"put together|pull together|tighten|shorten|condense|simplify|streamline|polish|"
+    r"do (?:an?|these|this|some)(?= \w)|"  # "Do a Pareto analysis", "Do these in order:"
     r"base (?:it|them|this|that|these|each|(?:the|your) [\w-]+) on (?:these|this|the following)"  # "Base them on these
     # notes from our front desk:", not what the answer draws on ("Base your answers on NICE guidance.")
 )
@@ -919,7 +920,7 @@ def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
     if R in cues:
         role_and_task = re.match(r"^\W*(?:" + _AS_PERSONA + r"|you are\b[^;.]{0,120};|"
                                  r"(?:please\s+|i want you to\s+)?(?:act as|pretend (?:you're|you are|to be))\b"
-                                 r"[^;.]{0,80}?\band)\s*(?:please\s+)?(?:" +
+                                 r"[^;.]{0,120}?\band)\s*(?:please\s+)?(?:" +
                                  _TASK_VERBS + r"|reply|respond)\b", text, re.I)
         return {R, D} if role_and_task else {R}
     if O in cues:
