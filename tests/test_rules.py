@@ -3914,6 +3914,13 @@ def test_a_long_act_as_persona_joined_by_and_to_an_editing_task_is_role_and_task
     assert cues_of("Act as a pirate who has sailed the seven seas for decades, and never break character.") == \
         {Component.ROLE}
 
+
+def test_do_the_following_over_its_steps_asks_the_task() -> None:
+    prompt = ("Help me work through today's clearing calls.\nFor each applicant I paste in, do the following:\n"
+              "1. Check whether their grades meet the entry requirement.\n"
+              "2. Check whether the course still has places.")
+    assert [c for _, c in codes(prompt)] == ["D"] * 4
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
