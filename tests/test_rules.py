@@ -3921,6 +3921,15 @@ def test_do_the_following_over_its_steps_asks_the_task() -> None:
               "2. Check whether the course still has places.")
     assert [c for _, c in codes(prompt)] == ["D"] * 4
 
+
+def test_fields_typed_in_lower_case_with_figures_are_a_pasted_record() -> None:
+    prompt = ("can you sanity check our tour budget before we commit? 5 shows, we're driving ourselves\n\n"
+              "fuel: 1100 miles at roughly 35mpg\nvan hire: £95/day for 6 days\nhotels: 4 nights, 2 rooms\n"
+              "food: £15 per person per day\n\nI reckon we roughly break even but I'm not sure. show the working")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("fuel: 1100 miles at roughly 35mpg", "van hire: £95/day for 6 days",
+                             "hotels: 4 nights, 2 rooms", "food: £15 per person per day")] == ["D"] * 4, got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

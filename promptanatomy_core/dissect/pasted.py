@@ -471,13 +471,18 @@ def _asked_over(lines: list[list[Sent]], li: int, labels: dict[int, set[Componen
         else []  # not a field of a config ('purpose: "Guide new customers …"')
 
 
+#: A field typed in lower case in a chat message: "van hire: £95/day for 6 days".
+_TYPED_FIELD = re.compile(r"^\s*[a-z][\w '’/-]{0,30}?\s*:\s+(\S+\s+\S.*)$")
+
+
 def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """In a request without a persona of its own, a run of at least three "key: value" lines with figures left as
     background ("Previous balance: $1,284.33", "Colesterol total: 238 mg/dL") is a pasted record the task works on,
     with the line that introduces it ("This is from my annual pension statement:")."""
     if _has_persona(lines, labels):
         return
-    values = [(key_value(line[0].text) or ("", ""))[1] for line in lines]
+    values = [(key_value(line[0].text) or ("", ""))[1] or (m[1] if (m := _TYPED_FIELD.match(line[0].text)) else "")
+              for line in lines]
     fields = [bool(value) and all(labels[m.index] == {A} and not (m.cues - {A}) for m in line) and
               not PLACEHOLDER.search(line[0].text) for line, value in zip(lines, values)]
     for run in runs(fields):
