@@ -3930,6 +3930,15 @@ def test_fields_typed_in_lower_case_with_figures_are_a_pasted_record() -> None:
     assert [got[t] for t in ("fuel: 1100 miles at roughly 35mpg", "van hire: £95/day for 6 days",
                              "hotels: 4 nights, 2 rooms", "food: £15 per person per day")] == ["D"] * 4, got
 
+
+def test_the_codes_a_task_assigns_are_consulted() -> None:
+    prompt = ("I'm coding open-ended survey responses for our checkout redesign study.\n"
+              "Assign each response one of these codes:\n\nPRICE - mentions cost, fees or value for money\n"
+              "TRUST - mentions security or payment safety\n\nNow code these:\n1. \"love the new colours\"")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("PRICE - mentions cost, fees or value for money",
+                             "TRUST - mentions security or payment safety")] == ["A", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

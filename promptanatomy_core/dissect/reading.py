@@ -31,15 +31,16 @@ LABEL_ONLY = re.compile(r"^\s*[-*]?\s*(?:(?::[a-z_+-]+:|[^\w\s*_:#>])\s*(?P<wrap
 #: Words that point the task at material: "the data below", "this email", "here are my notes".
 POINTER = re.compile(r"\b(?:below|following|this|these|here(?:'s| is| are))\b", re.I)
 #: What a task consults rather than works on, however it names it: "against the rubric", "the intents below".
-CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|intents?|categor(?:y|ies)|labels?|codebook|"
-                            r"playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?(?!\s+sql)|taxonomy|"
-                            r"glossary|schema|definitions?|information|info|handlers?|agents?|destinations?|queues?|"
-                            r"teams?|departments?", re.I)  # not the "Standard SQL" a query is converted to
+CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|intents?|categor(?:y|ies)|labels?|codes|"
+                            r"codebook|playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?(?!\s+sql)|"
+                            r"taxonomy|glossary|schema|definitions?|information|info|handlers?|agents?|destinations?|"
+                            r"queues?|teams?|departments?", re.I)  # not the "Standard SQL" a query is converted to
 
 
 def names_consulted(text: str) -> bool:
     """Whether a label or heading names what the task consults ("Reference policy:", "## Tools", "Rubric:")."""
-    return bool(REFERENCE.search(text) or CONSULTED_NOUN.search(text))
+    short = len(text.split()) <= 6  # "Status codes:", not a task that assigns them ("Assign ICD-10 codes to …")
+    return bool(REFERENCE.search(text)) or any(short or m[0].lower() != "codes" for m in CONSULTED_NOUN.finditer(text))
 
 
 def bare_label(text: str) -> bool:
