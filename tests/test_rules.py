@@ -3939,6 +3939,13 @@ def test_the_codes_a_task_assigns_are_consulted() -> None:
     assert [got[t] for t in ("PRICE - mentions cost, fees or value for money",
                              "TRUST - mentions security or payment safety")] == ["A", "A"], got
 
+
+def test_a_text_asked_for_in_a_register_is_task_and_form() -> None:
+    for text in ("Please write a polite, point-by-point response that thanks each reviewer.",
+                 "Draft a firm letter to the bakery asking them to stop using our mark."):
+        assert cues_of(text) == {Component.DIRECTIVE, Component.OUTPUT_FORMATTING}, text
+    assert cues_of("Write a letter to the bakery asking them to stop.") == {Component.DIRECTIVE}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

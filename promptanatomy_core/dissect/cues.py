@@ -424,6 +424,8 @@ OUTPUT = Folded(
     r"bullets?|paragraphs?|columns?|headings)\b|"  # "Show the groups as headed lists."
     r"^\W*(?:open|start|begin)\s+with\s+(?:the|a|an|one)\s+(?:single\s+)?(?:[\w-]+\s+){0,2}(?:number|figure|fact|"
     r"statistic|stat|quote|question|line|sentence|hook)\b|"  # "Open with the single most striking number."
+    r"^\W*(?:please\s+)?(?:write|draft|compose)\s+(?:me\s+)?an?\s+(?:short,?\s+|brief,?\s+)?(?:polite|formal|friendly|"
+    r"warm|firm|professional|casual|informal)\b|"  # "Write a polite, point-by-point response …": its register
     r"^\W*(?:start|begin|end|finish|close|open)\s+(?:every|each|all|your|the first)\s+(?:\w+\s+)?(?:reply|replies|"
     r"message|messages|response|responses|answer|answers)\b|"
     r"^\W*(?:make|keep) (?:it|them)\s+(?:\w+\s+){0,3}?(?:funny|warm|playful|friendly|formal|casual|gentle|upbeat|"
