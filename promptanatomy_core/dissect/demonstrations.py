@@ -26,9 +26,12 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
     prompt)."""
     labelled = {li: m for li, line in enumerate(lines) for m in [_LABEL.match(line[0].text)] if m}
     key_of = {li: m[1].strip().lower() for li, m in labelled.items() if len(lines[li]) == 1}  # alone on its line
-    found: dict[str, list[int]] = defaultdict(list)  # a label's name: the lines that use it
-    for li, key in key_of.items():
-        found[key].append(li)
+    found: dict[str, list[int]] = defaultdict(list)  # a label's name: the lines that use it alone
+    opening: dict[str, list[int]] = defaultdict(list)  # a label's name: the lines it opens, one sentence or more
+    for li, m in labelled.items():
+        opening[m[1].strip().lower()].append(li)
+        if li in key_of:
+            found[key_of[li]].append(li)
     if found.keys() & _REACT:
         return set(), set()
     for uses in found.values():
@@ -54,12 +57,7 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
                 stop -= 1  # "Now do the same for:" between the demonstrations and the query
             return set(range(uses[0], stop)), set(query)
     demos, queries = _asked_for_one_more(lines, found)
-    if demos:
-        return demos, queries
-    opening: dict[str, list[int]] = defaultdict(list)  # a label's name: the lines it opens, one sentence or more
-    for li, m in labelled.items():
-        opening[m[1].strip().lower()].append(li)
-    return _pointed_at(lines, opening), set()
+    return (demos, queries) if demos else (_pointed_at(lines, opening), set())
 
 
 #: The query asked as one more of what the demonstrations show: "Now write one for this situation: {situation}".

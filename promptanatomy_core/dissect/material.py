@@ -190,10 +190,12 @@ def _json_blocks(texts: Sequence[str]) -> Iterator[range]:
                 start = None
 
 
+#: The types a schema sketch gives its fields, in JSON and in YAML.
+_TYPE_NAMES = r"string|number|integer|int|float|boolean|bool|array|object|date|datetime"
 #: A field of a JSON schema sketch: a key whose value is a type ("invoice_number": string, "due": "YYYY-MM-DD" | null)
 #: or a slot the model fills (guidance's "name": "{{gen 'name'}}").
-_TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\[?\s*\"?(?:string|number|integer|int|float|boolean|bool|null|array|"
-                          r"object|date|datetime|YYYY-MM-DD)\b|\[?\{\s*$|\[\s*$|\"?\{\{~?\s*(?:gen|select)\b|"
+_TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\[?\s*\"?(?:" + _TYPE_NAMES + r"|null|YYYY-MM-DD)\b|\[?\{\s*$|\[\s*$|"
+                          r"\"?\{\{~?\s*(?:gen|select)\b|"
                           r"\"[^\"]*\"\s*\|\s*\")")  # a list of a type ("[string]"), a choice ("green" | "amber")
 
 
@@ -219,8 +221,7 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
 
 
 #: A YAML field typed rather than filled in: "- name: string", "trigger: one of [balance_below, …]", "rules:".
-_YAML_FIELD = re.compile(r"^\s*(?:-\s+)?[a-z_][\w-]*:\s*(?:$|(?:string|number|integer|int|float|boolean|bool|date|"
-                         r"datetime|list|array|object|one of)\b)", re.I)
+_YAML_FIELD = re.compile(r"^\s*(?:-\s+)?[a-z_][\w-]*:\s*(?:$|(?:" + _TYPE_NAMES + r"|list|one of)\b)", re.I)
 #: A YAML line of any value: "account: string or \"any\"", "threshold: 200".
 _YAML_LINE = re.compile(r"^\s*(?:-\s+)?[a-z_][\w-]*:(?:\s|$)")
 

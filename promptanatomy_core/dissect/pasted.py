@@ -472,7 +472,7 @@ def _asked_over(lines: list[list[Sent]], li: int, labels: dict[int, set[Componen
 
 
 #: A field typed in lower case in a chat message: "van hire: £95/day for 6 days".
-_TYPED_FIELD = re.compile(r"^\s*[a-z][\w '’/-]{0,30}?\s*:\s+(\S+\s+\S.*)$")
+_CHAT_FIELD = re.compile(r"^\s*[a-z][\w '’/-]{0,30}?\s*:\s+(\S+\s+\S.*)$")
 
 
 def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
@@ -481,7 +481,7 @@ def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Componen
     with the line that introduces it ("This is from my annual pension statement:")."""
     if _has_persona(lines, labels):
         return
-    values = [(key_value(line[0].text) or ("", ""))[1] or (m[1] if (m := _TYPED_FIELD.match(line[0].text)) else "")
+    values = [(key_value(line[0].text) or ("", ""))[1] or (m[1] if (m := _CHAT_FIELD.match(line[0].text)) else "")
               for line in lines]
     fields = [bool(value) and all(labels[m.index] == {A} and not (m.cues - {A}) for m in line) and
               not PLACEHOLDER.search(line[0].text) for line, value in zip(lines, values)]
