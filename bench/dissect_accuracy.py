@@ -137,6 +137,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "hardpan (dev after a first blind run)": HERE / "data/hardpan_prompts.jsonl",
              "jheel (dev after a first blind run)": HERE / "data/jheel_prompts.jsonl",
              "lynchet (dev after a first blind run)": HERE / "data/lynchet_prompts.jsonl",
+             "felsenmeer (dev after a first blind run)": HERE / "data/felsenmeer_prompts.jsonl",
+             "dreikanter (dev after a first blind run)": HERE / "data/dreikanter_prompts.jsonl",
+             "bergschrund (dev after a first blind run)": HERE / "data/bergschrund_prompts.jsonl",
+             "monadnock (dev after a first blind run)": HERE / "data/monadnock_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -267,7 +271,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "nivation (never looked at)": HERE / "data/nivation_prompts.jsonl",
              "rogen (never looked at)": HERE / "data/rogen_prompts.jsonl",
              "solum (never looked at)": HERE / "data/solum_prompts.jsonl",
-             "tjaele (never looked at)": HERE / "data/tjaele_prompts.jsonl"}
+             "tjaele (never looked at)": HERE / "data/tjaele_prompts.jsonl",
+             "grike (never looked at)": HERE / "data/grike_prompts.jsonl",
+             "roddon (never looked at)": HERE / "data/roddon_prompts.jsonl",
+             "sandspit (never looked at)": HERE / "data/sandspit_prompts.jsonl",
+             "knickpoint (never looked at)": HERE / "data/knickpoint_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

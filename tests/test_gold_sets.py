@@ -28,7 +28,8 @@ STANDARD_SETS = (
     "cwm bornhardt kluft ait swallet strath gilgai outlier rand nubbin karren ponor palsa hamada uvala scarp thufur "
     "hum reg serir tinaja aven gour vrulja kavir couloir drift flysch ghyll kuppe lido motu nullah "
     "berm levee hummock spur alas klint dambo jokul yazoo gnamma riegel cuvette blowhole crevasse skarn cuspate "
-    "flatiron hardpan jheel lynchet nivation rogen solum tjaele"
+    "flatiron hardpan jheel lynchet nivation rogen solum tjaele felsenmeer dreikanter bergschrund monadnock grike "
+    "roddon sandspit knickpoint"
 ).split()
 SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),
