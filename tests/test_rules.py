@@ -3946,6 +3946,12 @@ def test_a_text_asked_for_in_a_register_is_task_and_form() -> None:
         assert cues_of(text) == {Component.DIRECTIVE, Component.OUTPUT_FORMATTING}, text
     assert cues_of("Write a letter to the bakery asking them to stop.") == {Component.DIRECTIVE}
 
+
+def test_getting_round_to_something_is_not_rounding() -> None:
+    assert cues_of("I only got round to trying them on now because I was away.") == set()
+    assert cues_of("Round to two decimal places.") == {Component.OUTPUT_FORMATTING}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
