@@ -3952,6 +3952,18 @@ def test_getting_round_to_something_is_not_rounding() -> None:
     assert cues_of("Round to two decimal places.") == {Component.OUTPUT_FORMATTING}
 
 
+def test_a_heading_naming_what_the_task_checks_holds_its_input() -> None:
+    prompt = ("You will check entries from a ship's record book against the rules below and list any entry that is "
+              "incomplete.\n\n## Rules (reference)\n- Every operation must record the date and the volume.\n"
+              "- Entries must be signed by the officer in charge.\n\n## Entries to check\n"
+              "| # | Date | Operation | Volume m3 | Signed |\n| 1 | 03/05 | Uptake | 4,200 | C/O |\n"
+              "| 2 | 14/05 | Discharge | 2,100 | |")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("## Entries to check", "| 1 | 03/05 | Uptake | 4,200 | C/O |",
+                             "| 2 | 14/05 | Discharge | 2,100 | |")] == ["D"] * 3, got
+    assert heading_component("CONSORT items to check:") != Component.DIRECTIVE
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

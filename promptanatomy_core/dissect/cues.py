@@ -628,9 +628,10 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"\bprocedures?\b|\bfinishing\b|how to handle (?:a|the|each|every) (?:request|ticket|call|case)|"
          r"\brunning the (?:game|session|call)\b|how the game works|how to play\b"), D),
     (_rx(r"how to (?:behave|handle)"), A),
-    (_rx(r"\b(?:text|listing|code|message|post|essay|email|document|article|draft)s? to (?:review|translate|"
-         r"summari[sz]e|check|grade|classify|edit|rewrite|analy[sz]e|evaluate|fix|moderate|score|"
-         r"proofread)\s*:?\s*$"), D),
+    (_rx(r"^[\W\d]*(?!.*\b(?:items|points|aspects|areas|factors|criteria|rules|standards|requirements|checks) to\b)"
+         r"(?:[\w'-]+ ){0,3}?[\w'-]+ to (?:review|translate|summari[sz]e|check|grade|classify|edit|rewrite|"
+         r"analy[sz]e|evaluate|fix|moderate|score|proofread|assess|audit|triage|label|categori[sz]e|rank|sort|"
+         r"process|reply to|respond to)\s*:?\s*$"), D),  # "## Entries to check", "Claims to triage:"
     (_rx(r"\b(?:example|sample|demonstration|few.?shot|illustration)|^\W*(?:should|must)(?: not|n't)? match\W*$"), E),
     (_rx(r"^\W*(?!(?:your|the|final|expected|desired|required|json|csv|markdown|yaml|xml|then|rules for the)\b)"
          r"(?:[\w().-]+ ){1,3}output\s*:\s*$"), D),  # "EXPLAIN ANALYZE output:", "Plan output:": what was pasted
