@@ -3964,6 +3964,16 @@ def test_a_heading_naming_what_the_task_checks_holds_its_input() -> None:
     assert heading_component("CONSORT items to check:") != Component.DIRECTIVE
 
 
+def test_material_handed_over_beside_the_task_is_its_input() -> None:
+    prompt = ("Here's this week's stock count from the surgeries. Turn it into a CSV reorder list for anything below "
+              "its minimum level. Order enough to bring each item back up to twice its minimum.\n\n"
+              "Nitrile gloves M (HS-44021): 6 boxes, min 10\nCotton rolls (HS-10233): 4 bags, min 3\n"
+              "Saliva ejectors (KM-5512): 1 bag, min 4\n\nOnly output the CSV, with a header row.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Nitrile gloves M (HS-44021): 6 boxes, min 10", "Cotton rolls (HS-10233): 4 bags, min 3",
+                             "Saliva ejectors (KM-5512): 1 bag, min 4")] == ["D"] * 3, got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

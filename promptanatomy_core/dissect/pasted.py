@@ -713,13 +713,27 @@ _PASTED_BELOW = re.compile(r"\b(?:i|we)(?:'ve|’ve| have)?\s+(?:pasted|copied|i
                            r"\b(?:pasted|copied)\s+(?:in\s+)?(?:below|underneath)\b", re.I)  # "… the log, pasted below"
 
 
+#: A statement that hands something over: "Here's this week's stock count from the surgeries." (not "Here are our
+#: policies.", what the task consults).
+_HERE_IS = re.compile(r"^\W*here(?:'s|’s| is| are)\s+(?!(?:some |a bit of |a little )?(?:context|background)\b)"
+                      r"[^:]*[.!]?\s*$", re.I)
+
+
+def _hands_over(line: list[Sent], labels: dict[int, set[Component]]) -> bool:
+    """Whether a line hands something over and asks the task of it in another sentence."""
+    return any(_HERE_IS.match(m.text) and not names_consulted(m.text) and
+               any(D in labels[o.index] for o in line if o is not m) for m in line)
+
+
 def label_said_pasted_below(lines: list[list[Sent]], labels: dict[int, set[Component]],
                             blank_before: dict[int, bool]) -> None:
     """The block right under a line in which the user says they pasted something below ("I've pasted the surveyor's
-    report below."), up to the next blank line, is what they pasted: the task's input, title and fields included,
-    when all of it is left as background."""
+    report below.") or hands it over beside the task ("Here's this week's stock count. Turn it into a CSV …"), up to
+    the next blank line, is what they pasted: the task's input, title and fields included, when all of it is left as
+    background."""
     for li in range(len(lines) - 1):
-        if not blank_before[lines[li + 1][0].index] or not any(_PASTED_BELOW.search(m.text) for m in lines[li]):
+        if not blank_before[lines[li + 1][0].index] or not any(_PASTED_BELOW.search(m.text) for m in lines[li]) and \
+                not _hands_over(lines[li], labels):
             continue
         end = paragraph_end(lines, blank_before, li + 1)
         block = [m for line in lines[li + 1:end] for m in line]
