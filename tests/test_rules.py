@@ -3974,6 +3974,18 @@ def test_material_handed_over_beside_the_task_is_its_input() -> None:
                              "Saliva ejectors (KM-5512): 1 bag, min 4")] == ["D"] * 3, got
 
 
+def test_entries_the_task_uses_only_are_consulted_whatever_their_label() -> None:
+    prompt = ("Answer the shipper's question using only the policy extracts below. Quote the clause number for every "
+              "point you make.\n\n[Extract 1 – Institute Cargo Clauses (A) 1/1/09, Clause 1]\nThis insurance covers "
+              "all risks of loss of or damage to the subject-matter insured.\n\n[Extract 2 – Clause 4.3]\nIn no case "
+              "shall this insurance cover loss caused by insufficiency of packing.\n\nShipper's question: Our "
+              "machinery arrived with the crate broken. Are we covered?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("[Extract 2 – Clause 4.3]", "In no case shall this insurance cover loss caused by "
+                             "insufficiency of packing.")] == ["A", "A"], got
+    assert got["Are we covered?"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -13,7 +13,7 @@ from . import languages
 from .cues import (CONDITIONS_BELOW, DESCRIBES_ASSISTANT, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, A, D, E,
                    O, R, heading_topic, key_value)
 from .material import DELIMITER, OPENING_QUOTE, runs
-from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, paragraph_end, table_row
+from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, paragraph_end, table_row, works_by
 
 
 #: An entry named by a word and its number or letter: "Quote A - Dellcom: £842/unit", "Offerte 2 – Glans …",
@@ -458,10 +458,7 @@ def _consulted_by_task(label: str, lines: list[list[Sent]]) -> bool:
 
 def _named_as_consulted(noun: str, lines: list[list[Sent]]) -> bool:
     """Whether a sentence says the task works by what ``noun`` names ("… using only the policy extracts below")."""
-    return any(re.search(
-        rf"\b(?:(?:using|use) only|only (?:using|use)|against|according to)\s+(?:the|these|this|our)\s+"
-        rf"(?:[\w-]+\s+){{0,2}}{re.escape(noun)}s?\b", m.text, re.I)
-        for line in lines for m in line)  # the sentence may be left as background
+    return noun.lower() in works_by(m.text for line in lines for m in line)  # the sentence may be left as background
 
 
 def _asked_over(lines: list[list[Sent]], li: int, labels: dict[int, set[Component]]) -> list[Sent]:

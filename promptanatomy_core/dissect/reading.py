@@ -4,6 +4,7 @@ by, and whether that noun is something the task consults rather than works on.""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..types import Component
@@ -35,6 +36,22 @@ CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|inten
                             r"codebook|playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?(?!\s+sql)|"
                             r"taxonomy|glossary|schema|definitions?|information|info|handlers?|agents?|destinations?|"
                             r"queues?|teams?|departments?", re.I)  # not the "Standard SQL" a query is converted to
+
+
+#: A task saying what it works by: "… using only the policy extracts below", "Check the claim against the rules"
+#: (group 1 or 2: "only", where it says it works by nothing else; group 3: the noun).
+_WORKS_BY = re.compile(r"\b(?:(?:using|use) (only)|(only) (?:using|use)|against|according to)\s+"
+                       r"(?:the|these|this|our)\s+(?:[\w-]+\s+){0,2}?([\w-]+?)s?"
+                       r"(?=\s+(?:below|above|given|provided|listed|here|to|for|and|when|that|which)\b|"
+                       r"\s*[,.;:)]|\s*$)", re.I)
+
+
+def works_by(texts: Iterable[str], only: bool = False) -> set[str]:
+    """The nouns, lower-cased, with and without a plural "s", that sentences name what the task works by with
+    ("… using only the policy extracts below": extract, extracts); with ``only``, just where it says it uses nothing
+    else."""
+    nouns = {m[3].lower() for text in texts for m in _WORKS_BY.finditer(text) if not only or m[1] or m[2]}
+    return nouns | {noun + "s" for noun in nouns}
 
 
 def names_consulted(text: str) -> bool:

@@ -43,7 +43,7 @@ from .pasted import (label_announced_items, label_answer_options, label_consulte
                      label_numbered_entries_below, label_prompt_to_rework, label_query_schemas, label_said_pasted_below,
                      label_style_examples, label_test_cases, label_text_to_rework)
 from .reading import (CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted,
-                      paragraph_end, table_row)
+                      paragraph_end, table_row, works_by)
 
 
 #: A demonstration "text -> label" or "text | label" (group 1 or 2: the label's first character, empty when open).
@@ -1188,6 +1188,12 @@ _SERVES = re.compile(r"\byou\s+(?:help|assist|support|answer|serve|talk (?:to|wi
                      re.I)
 
 
+def _naming_words(label: str) -> set[str]:
+    """The words a label may name its block by: its first word ("[Extract 2 – Clause 4.3]") and its head noun."""
+    words = re.findall(r"[^\W\d_]+", label.lower())
+    return {words[0], head_noun(label)} if words else set()
+
+
 def _record_ids(prompt: str, sentences: tuple[Sentence, ...]) -> list[int]:
     """For each sentence, the id of the block of "Key: value" lines it belongs to (consecutive lines, no blank line
     between them); other sentences get an id of their own."""
@@ -1214,6 +1220,7 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[Sent]]:
         any(_SERVES.search(s.text) for s in sentences)
     record = _record_ids(prompt, sentences)  # fields in one block with the material's slot belong to the material
     material_records = {record[j] for j in slots if not _USER_TURN.match(sentences[j].text)}
+    worked_by = works_by((s.text for s in sentences), only=True)  # "… using only the policy extracts below"
     for i, s in enumerate(sentences):
         last = i == len(sentences) - 1
         key = key_value(s.text)
@@ -1237,7 +1244,9 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[Sent]]:
             key[0] if key and key[1] else s.text)) or reference_next or \
             bool(key and REFERENCE.fullmatch(key[0]) and (key[1] or not last and INPUT_LABEL.match(s.text))) or \
             _consulted_slot(s.text) or setting_field or \
-            label_above and _consulted_slot(nxt)  # "Articles:" above "{retrieved_articles}"
+            label_above and _consulted_slot(nxt) or \
+            (label_above or is_input and not (key and key[1])) and bool(_naming_words(s.text) & worked_by)
+        # the last: "[Extract 2 – Clause 4.3]" under "Answer … using only the policy extracts below": consulted
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
         info = Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
