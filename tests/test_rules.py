@@ -3986,6 +3986,13 @@ def test_entries_the_task_uses_only_are_consulted_whatever_their_label() -> None
     assert got["Are we covered?"] == "D", got
 
 
+def test_a_thing_asked_for_by_name_and_please_is_the_task() -> None:
+    for text in ("quick voyage estimate please.", "Sprint 42 summary for stakeholders, please.",
+                 "Six-word stories, please."):
+        assert cues_of(text) == {Component.DIRECTIVE}, text
+    assert Component.DIRECTIVE not in cues_of("No hashtags please.")
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

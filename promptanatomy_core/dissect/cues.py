@@ -894,11 +894,16 @@ def _own_cues(text: str) -> set[Component]:
         found = (found - {A, D}) | {O}  # "If the amount is not stated, set estimated_amount to null.": a convention
     if O in found and re.match(r"^\W*(?:why|how come)\b", head, re.I) and QUESTION.search(head):
         found.discard(O)  # 'Why does this return "[object Object]10"?' asks about the material, not for a form
+    if not found and _ASKED_PLEASE.match(head):
+        found = {D}  # "quick voyage estimate please.", "Sprint 42 summary for stakeholders, please.": asked for
     if foreign and found == {D} and languages.NEGATION.search(" ".join(head.split()[:4])):
         return {A}  # "Nenne keine Preise, die …", "No inventes datos": a prohibition is a rule
     return _resolve(found, head, foreign)
 
 
+#: A thing asked for by name and "please", no verb: "quick voyage estimate please.", "Six-word stories, please." (not
+#: "No hashtags please.", a rule).
+_ASKED_PLEASE = _rx(r"^\W*(?!no\b|not\b|without\b)(?:[^\s.?!:;]+\s+){0,4}[^\s.?!:;,]+,?\s+please\W*$")
 #: The end of a line announcing the conditions listed below it: "… when:", "Escalate if ANY of these is true:",
 #: "Reject a joke if it:".
 CONDITIONS_BELOW = _rx(r"\b(?:when|if|whenever|unless|in these cases|in any of these cases)(?:\s+(?:any|all|one|none|"
