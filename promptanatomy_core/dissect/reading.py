@@ -69,10 +69,13 @@ def bare_label(text: str) -> bool:
 def head_noun(label: str) -> str:
     """The noun a label names its block by: "Claimant statement (signed):" -> "statement", "Notes from X" -> "notes",
     "Facts to use:" -> "facts"."""
-    words = re.sub(r"\([^)]*\)|[^\w\s-]", " ", label).lower().split()
+    cased = re.sub(r"\([^)]*\)|[^\w\s-]", " ", label).split()
+    words = [word.lower() for word in cased]
+    shouted = label.isupper()  # "NOTES FROM THE CALL"; in "Final DA (USD):" the "DA" is a name, no "da" of Portuguese
     for i, word in enumerate(words):
-        if i and word in ("from", "of", "for", "by", "on", "about", "to", "de", "du", "des", "von", "del", "di", "do",
-                          "da", "dos", "das", "della", "van"):
+        if i and (shouted or not cased[i].isupper()) and word in (
+                "from", "of", "for", "by", "on", "about", "to", "de", "du", "des", "von", "del", "di", "do", "da",
+                "dos", "das", "della", "van"):
             return words[i - 1]
     return words[-1] if words else "\0"
 
