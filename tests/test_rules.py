@@ -4003,6 +4003,11 @@ def test_a_label_named_by_an_abbreviation_is_not_read_as_a_foreign_preposition()
     assert got[:10] == ["D"] * 10, got
 
 
+def test_keeping_the_letter_formal_and_to_one_side_is_form() -> None:
+    for text in ("Keep the letter formal and no longer than one side of A4.", "Keep the email warm."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -326,7 +326,7 @@ _STORY_START = r"(?!\s+the (?:player|party|hero|heroes|characters?|group|detecti
 _NAMED_STORY_START = re.compile(r"^\W*(?i:start|begin|open)\s+(?i:the \w+\s+)?(?i:with)\s+[A-Z][a-z]+\s+\w+ing\b")
 #: A size counted in the answer's units: "under a page", "to three items max", "a maximum of 6 phrases".
 _SIZE = (r".*\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|single)(?:\s+[\w-]+)?\s+"
-         r"(?:pages?|lines?|items?|bullets?|paragraphs?|characters?|phrases?|points?)\b|.*\bmax(?:imum)?\b")
+         r"(?:pages?|lines?|items?|bullets?|paragraphs?|characters?|phrases?|points?|sides?)\b|.*\bmax(?:imum)?\b")
 OUTPUT = Folded(
     r"^\W*keep\b(?=" + _SIZE + r")|"  # "Keep it factual and under a page."
     r"^\W*use iso(?:[- ]?8601)?\b|^\W*\"?[a-z]+(?:_[a-z]+)*\"? must be (?:one of|either)\b|"  # "Use ISO dates."
@@ -429,7 +429,8 @@ OUTPUT = Folded(
     r"warm|firm|professional|casual|informal)\b|"  # "Write a polite, point-by-point response …": its register
     r"^\W*(?:start|begin|end|finish|close|open)\s+(?:every|each|all|your|the first)\s+(?:\w+\s+)?(?:reply|replies|"
     r"message|messages|response|responses|answer|answers)\b|"
-    r"^\W*(?:make|keep) (?:it|them)\s+(?:\w+\s+){0,3}?(?:funny|warm|playful|friendly|formal|casual|gentle|upbeat|"
+    r"^\W*(?:make|keep) (?:it|them|the (?:letter|email|reply|message|post|tone|response|note|text|answer))\s+"
+    r"(?:\w+\s+){0,3}?(?:funny|warm|playful|friendly|formal|casual|gentle|upbeat|"
     r"polite|professional|light|lighthearted|serious|fun|punchy|snappy|sweet|witty|cheerful|neutral|heartfelt)\b|"
     r"\b(?:in|within|under|to|of)\s+\d+\s+(?:characters|chars)\b|(?:brand|writing|narrative)\s+voice\b|"
     r"\bsounds?\s+(?:more\s+|less\s+|a (?:bit|little)\s+)?(?:professional|diplomatic|formal|informal|casual|friendly|"
