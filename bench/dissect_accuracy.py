@@ -141,6 +141,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "dreikanter (dev after a first blind run)": HERE / "data/dreikanter_prompts.jsonl",
              "bergschrund (dev after a first blind run)": HERE / "data/bergschrund_prompts.jsonl",
              "monadnock (dev after a first blind run)": HERE / "data/monadnock_prompts.jsonl",
+             "zibar (dev after a first blind run)": HERE / "data/zibar_prompts.jsonl",
+             "draa (dev after a first blind run)": HERE / "data/draa_prompts.jsonl",
+             "seif (dev after a first blind run)": HERE / "data/seif_prompts.jsonl",
+             "chott (dev after a first blind run)": HERE / "data/chott_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -275,7 +279,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "grike (never looked at)": HERE / "data/grike_prompts.jsonl",
              "roddon (never looked at)": HERE / "data/roddon_prompts.jsonl",
              "sandspit (never looked at)": HERE / "data/sandspit_prompts.jsonl",
-             "knickpoint (never looked at)": HERE / "data/knickpoint_prompts.jsonl"}
+             "knickpoint (never looked at)": HERE / "data/knickpoint_prompts.jsonl",
+             "gibber (never looked at)": HERE / "data/gibber_prompts.jsonl",
+             "pediplain (never looked at)": HERE / "data/pediplain_prompts.jsonl",
+             "fulgurite (never looked at)": HERE / "data/fulgurite_prompts.jsonl",
+             "thermokarst (never looked at)": HERE / "data/thermokarst_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
