@@ -4008,6 +4008,17 @@ def test_keeping_the_letter_formal_and_to_one_side_is_form() -> None:
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
 
 
+def test_the_details_under_entries_named_like_a_verb_are_input_too() -> None:
+    prompt = ("We need to replace the bucket on our excavator and have two quotes. Which is better value?\n\n"
+              "Quote 1 - Hardline Buckets Pty Ltd\nHeavy-duty rock bucket, 6.7 m3, Hardox 450 wear package.\n"
+              "Price: $148,500 ex GST.\nLead time: 10 weeks.\n\nQuote 2 - Quarrytec\n"
+              "Severe-duty rock bucket, 6.5 m3, Hardox 500 wear package.\nPrice: $162,900 ex GST.\n"
+              "Lead time: 6 weeks.\n\nLay out the comparison as a table first, then give a recommendation.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Heavy-duty rock bucket, 6.7 m3, Hardox 450 wear package.", "Price: $148,500 ex GST.",
+                             "Price: $162,900 ex GST.", "Lead time: 6 weeks.")] == ["D"] * 4, got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -37,8 +37,8 @@ def label_enumerated_entries(lines: list[list[Sent]], labels: dict[int, set[Comp
         if entry and not _SCALE_ENTRY.match(entry.group(1)):
             entries.setdefault(entry.group(1).lower(), []).append(li)
     persona = bool(entries) and _has_persona(lines, labels)  # entries relabel no Role: read once
-    for word, found in entries.items():
-        if len(found) > 1 and all(labels[m.index] in ({A}, {O}) for li in found for m in lines[li]) and \
+    for word, found in entries.items():  # "Quote 1 - Hardline Buckets" may be D already, read as the verb "quote"
+        if len(found) > 1 and all(labels[m.index] in ({A}, {O}, {D}) for li in found for m in lines[li]) and \
                 not _named_as_consulted(word, lines[:found[0]]):  # "… using only the policy extracts below"
             labels.update((m.index, {D}) for li in found for m in lines[li])
             if persona or any(REFERENCE.search(m.text) and (m.text.lstrip().startswith("#") or
