@@ -4019,6 +4019,10 @@ def test_the_details_under_entries_named_like_a_verb_are_input_too() -> None:
                              "Price: $162,900 ex GST.", "Lead time: 6 weeks.")] == ["D"] * 4, got
 
 
+def test_tidy_up_asks_the_task() -> None:
+    assert cues_of("Please tidy up my observing notes from Saturday into a proper log.") == {Component.DIRECTIVE}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -234,8 +234,8 @@ request research reshape resolve respond restate restructure retrieve return reu
 rhyme rotate round route run sanitise sanitize save scan schedule score screen search select send separate sequence set
 share shorten show sign simplify simulate sketch skip solve sort specify spell split standardise standardize start
 state stay stop store stress structure study submit suggest summarise summarize supply support swap synthesise
-synthesize tabulate tag tailor take talk teach tell test think tighten trace track train transcribe transform translate
-treat
+synthesize tabulate tag tailor take talk teach tell test think tidy tighten trace track train transcribe transform
+translate treat
 triage trim troubleshoot try turn tweak type underline understand unify update upgrade use validate verify visualise
 visualize walk warn weigh weight word work wrap write
 """.split())
