@@ -4023,6 +4023,15 @@ def test_tidy_up_asks_the_task() -> None:
     assert cues_of("Please tidy up my observing notes from Saturday into a proper log.") == {Component.DIRECTIVE}
 
 
+def test_notes_a_task_tidies_up_are_its_input() -> None:
+    prompt = ("Please tidy up my observing notes from Saturday into a proper log.\n\n"
+              "sat 8th mar, garden, seeing ok-ish 3/5, transparency good\n"
+              "m42 - lovely, trapezium 4 stars, E star maybe??\n"
+              "m1 crab - faint smudge, needed averted vision\nm44 beehive w/ 32mm, filled the field\n\n"
+              "Make it a Markdown table with columns Object, Common name, Eyepiece, Notes.")
+    assert [c for _, c in codes(prompt)][:5] == ["D"] * 5, codes(prompt)
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -152,10 +152,10 @@ def label_material_above(lines: list[list[Sent]], labels: dict[int, set[Componen
 
 #: A task that reworks a text it points at: "Please translate the recall notice below", "Proofread this".
 _REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|shorten|simplify|edit|correct|polish|"
-                     r"tighten|locali[sz]e|adapt|reword|tradui[st]|traduisez|traduc[ei]|traduzca|traduza|traduci|"
-                     r"übersetze|vertaal|przetłumacz|översätt|oversett|terjemahkan|переведи|corrige[sz]?|corrija|"
-                     r"correggi|korrigiere|popraw|résume[sz]?|resume|resuma|riassumi|reformule[sz]?|reescribe|"
-                     r"reescreva|riscrivi|herschrijf|przeredaguj|sammanfatta|kürze)\b", re.I)
+                     r"tidy|clean up|tighten|locali[sz]e|adapt|reword|tradui[st]|traduisez|traduc[ei]|traduzca|traduza|"
+                     r"traduci|übersetze|vertaal|przetłumacz|översätt|oversett|terjemahkan|переведи|corrige[sz]?|"
+                     r"corrija|correggi|korrigiere|popraw|résume[sz]?|resume|resuma|riassumi|reformule[sz]?|"
+                     r"reescribe|reescreva|riscrivi|herschrijf|przeredaguj|sammanfatta|kürze)\b", re.I)
 
 
 def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Component]],
