@@ -4032,6 +4032,16 @@ def test_notes_a_task_tidies_up_are_its_input() -> None:
     assert [c for _, c in codes(prompt)][:5] == ["D"] * 5, codes(prompt)
 
 
+def test_three_replies_headed_by_from_alone_make_a_thread() -> None:
+    prompt = ("Below is the email thread about who's doing what for the dinner. Pull out a clear list of who has "
+              "volunteered for which job.\n\nFrom: Ruth\nI can do soup as usual.\n\nFrom: Avi\nPut me and Noa down "
+              "for set-up. We can be there from 4.\n\nFrom: Miriam\nI'll bring dessert.\n\n"
+              "Use a two-column table, Job | Volunteer(s).")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("From: Avi", "Put me and Noa down for set-up.", "We can be there from 4.",
+                             "From: Miriam", "I'll bring dessert.")] == ["D"] * 5, got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

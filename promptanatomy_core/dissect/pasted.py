@@ -232,11 +232,12 @@ def label_email_bodies(lines: list[list[Sent]], labels: dict[int, set[Component]
                         blank_before: dict[int, bool]) -> None:
     """A pasted email's header ("From: …" with "Subject: …" under it) and the paragraph of its body below are
     material, as a thread of such emails is, whatever the bodies say ("Push back once more."); once a thread has
-    begun, a reply headed by "From: …" alone is part of it."""
+    begun, a reply headed by "From: …" alone is part of it, and three or more such replies make a thread alone."""
+    senders = [bool(re.match(r"^\s*from\s*:\s*\S", line[0].text, re.I)) for line in lines]
     li = 0
-    thread = False
+    thread = sum(senders) >= 3
     while li < len(lines):
-        sender = re.match(r"^\s*from\s*:\s*\S", lines[li][0].text, re.I)
+        sender = senders[li]
         if not (sender and (thread or li + 1 < len(lines) and _EMAIL_HEADER.match(lines[li + 1][0].text) and
                             not blank_before[lines[li + 1][0].index])) or PLACEHOLDER.search(lines[li][0].text):
             li += 1
