@@ -4042,6 +4042,12 @@ def test_three_replies_headed_by_from_alone_make_a_thread() -> None:
                              "From: Miriam", "I'll bring dessert.")] == ["D"] * 5, got
 
 
+def test_heading_somewhere_is_no_heading_of_the_answer() -> None:
+    assert Component.OUTPUT_FORMATTING not in cues_of(
+        "Perhaps it is staying in your seat after the final hymn instead of heading straight for the kitchen.")
+    assert cues_of("Use a short heading for each part.") == {Component.OUTPUT_FORMATTING}
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
