@@ -4048,6 +4048,17 @@ def test_heading_somewhere_is_no_heading_of_the_answer() -> None:
     assert cues_of("Use a short heading for each part.") == {Component.OUTPUT_FORMATTING}
 
 
+def test_a_label_named_with_its_abbreviation_in_the_task_holds_its_input() -> None:
+    prompt = ("You are a conjunction assessment analyst at a satellite operations centre.\n"
+              "I will paste a conjunction data message (CDM) summary below. Assess whether a manoeuvre should be "
+              "considered.\n\nOur operator policy: we plan a manoeuvre when the probability of collision exceeds "
+              "1e-4.\n\nCDM summary:\nPrimary: ORBIS-3 (NORAD 58211)\nSecondary: FENGYUN 1C DEB (NORAD 31402)\n"
+              "Miss distance: 612 m\n\nOutput the report as YAML.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("CDM summary:", "Primary: ORBIS-3 (NORAD 58211)",
+                             "Miss distance: 612 m")] == ["D"] * 3, got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

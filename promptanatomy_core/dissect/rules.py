@@ -822,7 +822,7 @@ _ACTED_ON = (r"\b(?:(?:each|every|all|both) of (?:the|these|those|my|our)|(?:con
              r"\s+(?:[\w-]+\s+){0,2}?")
 #: How the task names its material: "the notes", "my biology notes", "the hiring manager's notes".
 _NAMING = r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their|(?<=paste )an?|(?<=pasting )an?)\s+" \
-    r"(?:[\w-]+\s+){0,2}?"
+    r"(?:[\w-]+\s+){0,2}?(?:[\w-]+\s+\([\w -]{1,20}\)\s+)?"  # "… a conjunction data message (CDM) summary"
 
 
 #: The user speaking of themselves (or greeting): their background, not a problem to solve.
