@@ -4059,6 +4059,18 @@ def test_a_label_named_with_its_abbreviation_in_the_task_holds_its_input() -> No
                              "Miss distance: 612 m")] == ["D"] * 3, got
 
 
+def test_a_ruled_title_naming_what_the_task_uses_only_is_consulted() -> None:
+    prompt = ("Answer the supervisor's question using only the blasting procedure extract below.\n"
+              "If the extract does not cover the question, say that it doesn't.\n\n"
+              "--- Extract: Bellmore Quarry Blasting Procedure BP-07, rev 4 ---\n"
+              "5.1 The shotfirer shall confirm the exclusion zone is clear before firing.\n"
+              "5.2 The minimum exclusion zone is 300 m for personnel.\n--- End of extract ---\n\n"
+              "Question: One of the holes didn't go off, how long do we have to wait before going back in?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("5.1 The shotfirer shall confirm the exclusion zone is clear before firing.",
+                             "5.2 The minimum exclusion zone is 300 m for personnel.")] == ["A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -1188,6 +1188,10 @@ _SERVES = re.compile(r"\byou\s+(?:help|assist|support|answer|serve|talk (?:to|wi
                      re.I)
 
 
+#: A line that opens with a rule of dashes or equals signs: "--- Extract: Bellmore Quarry Blasting Procedure ---".
+_RULED = re.compile(r"\s*(?:-{3,}|={3,})")
+
+
 def _naming_words(label: str) -> set[str]:
     """The words a label may name its block by: its first word ("[Extract 2 – Clause 4.3]") and its head noun."""
     words = re.findall(r"[^\W\d_]+", label.lower())
@@ -1245,8 +1249,10 @@ def _lines(prompt: str, sentences: tuple[Sentence, ...]) -> list[list[Sent]]:
             bool(key and REFERENCE.fullmatch(key[0]) and (key[1] or not last and INPUT_LABEL.match(s.text))) or \
             _consulted_slot(s.text) or setting_field or \
             label_above and _consulted_slot(nxt) or \
-            (label_above or is_input and not (key and key[1])) and bool(_naming_words(s.text) & worked_by)
-        # the last: "[Extract 2 – Clause 4.3]" under "Answer … using only the policy extracts below": consulted
+            (label_above or is_input and not (key and key[1] and not _RULED.match(s.text))) and \
+            bool(_naming_words(s.text) & worked_by)
+        # the last: "[Extract 2 – Clause 4.3]", "--- Extract: Procedure BP-07 ---" under "Answer … using only the
+        # policy extracts below": consulted
         reference_next = label_above and reference
         is_input = (is_input or label_above) and not reference  # "[Question]" above "{question}": the input's label
         info = Sent(i, s.text, s.start, s.end, cues_of(s.text), bool(ROLE_WEAK.search(s.text[:200])), is_input,
