@@ -4071,6 +4071,16 @@ def test_a_ruled_title_naming_what_the_task_uses_only_is_consulted() -> None:
                              "5.2 The minimum exclusion zone is 300 m for personnel.")] == ["A", "A"], got
 
 
+def test_a_label_that_says_to_consult_its_block_is_consulted() -> None:
+    prompt = ("You are a friendly sales advisor for StarPath Optics, an online telescope shop.\n"
+              "Help the customer below choose a telescope from our current range.\n\n"
+              "Current range (consult this, do not invent other models):\n- StarPath Mini 70 — 70 mm refractor, $129.\n"
+              "- StarPath Dob 8 — 203 mm Dobsonian, $449.\n\nCustomer message:\n\"Hi! I can spend about $300 max.\"")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Current range (consult this, do not invent other models):",
+                             "- StarPath Mini 70 — 70 mm refractor, $129.")] == ["A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

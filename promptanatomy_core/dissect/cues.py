@@ -615,7 +615,7 @@ REFERENCE = Folded(r"\b(?:reference|context|background|evidence|(?:chat |convers
                 r"excerpts|passages|snippets|sources|search results|price list|rúbrica|criterios|"
                 r"critères|kriterien|criteri|critérios|"
                 r"catalog(?:ue)?(?!\s+(?:description|entry|text|copy))|"
-                r"about (?:the|us))\b")
+                r"about (?:the|us)|consult (?:this|these|it|them))\b")
 #: A markdown title naming the assistant: "# Nurse Line Assistant — Halden Health", "# Procurement Concierge".
 ASSISTANT_TITLE = _rx(r"^#{1,2}\s.*\b(?:assistant|master|agent|bot|companion|coach|tutor|concierge|advisor|adviser|"
                       r"copilot)\s*(?:(?:[—–|:-]|\s+for\b)\s*[^—–|-]*)?$|"
