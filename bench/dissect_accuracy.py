@@ -145,6 +145,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "draa (dev after a first blind run)": HERE / "data/draa_prompts.jsonl",
              "seif (dev after a first blind run)": HERE / "data/seif_prompts.jsonl",
              "chott (dev after a first blind run)": HERE / "data/chott_prompts.jsonl",
+             "malpais (dev after a first blind run)": HERE / "data/malpais_prompts.jsonl",
+             "coquina (dev after a first blind run)": HERE / "data/coquina_prompts.jsonl",
+             "regolith (dev after a first blind run)": HERE / "data/regolith_prompts.jsonl",
+             "tufa (dev after a first blind run)": HERE / "data/tufa_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -283,7 +287,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "gibber (never looked at)": HERE / "data/gibber_prompts.jsonl",
              "pediplain (never looked at)": HERE / "data/pediplain_prompts.jsonl",
              "fulgurite (never looked at)": HERE / "data/fulgurite_prompts.jsonl",
-             "thermokarst (never looked at)": HERE / "data/thermokarst_prompts.jsonl"}
+             "thermokarst (never looked at)": HERE / "data/thermokarst_prompts.jsonl",
+             "saprolite (never looked at)": HERE / "data/saprolite_prompts.jsonl",
+             "lapilli (never looked at)": HERE / "data/lapilli_prompts.jsonl",
+             "scoria (never looked at)": HERE / "data/scoria_prompts.jsonl",
+             "talik (never looked at)": HERE / "data/talik_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
