@@ -4081,6 +4081,18 @@ def test_a_label_that_says_to_consult_its_block_is_consulted() -> None:
                              "- StarPath Mini 70 — 70 mm refractor, $129.")] == ["A", "A"], got
 
 
+def test_a_dashed_title_naming_what_the_task_reviews_holds_its_input() -> None:
+    prompt = ("As an experienced hydrogeologist, review the pit dewatering plan below and identify the three biggest "
+              "risks.\n\nDewatering plan - Stage 3 pushback, Tarrawong Pit\n- Current pit floor: 210 mRL.\n"
+              "- Sump pumps in pit: 2 x 200 kW, one on standby.\n\nFor each risk, give one mitigation.\n\n"
+              "Review the handoff notes below as in a design critique.\n\nHandoff notes — Subscription pause\n"
+              "- Entry point: \"Pause subscription\" link on the Billing page.\n- Analytics events: not specified.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Dewatering plan - Stage 3 pushback, Tarrawong Pit", "- Current pit floor: 210 mRL.",
+                             "- Sump pumps in pit: 2 x 200 kW, one on standby.",
+                             "Handoff notes — Subscription pause")] == ["D"] * 4, got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -522,6 +522,8 @@ def label_document_headings(lines: list[list[Sent]], labels: dict[int, set[Compo
 #: A label line over a block: "Tickets:", "## Notes (pasted from the kickoff, messy)", "<changelog>".
 _BLOCK_LABEL = re.compile(r"^\s*(?:#{1,6}\s+(?P<heading>[^\n]{1,60})|<(?P<tag>[^\W\d][\w\- ]{0,40})>|"
                           r"(?P<label>[^\W\d][^:\n]{0,60}):)\s*$")
+#: A title line naming a block by what it is and then which one: "Handoff notes — Subscription pause feature".
+_DASHED_TITLE = re.compile(r"^\s*(?P<title>[^\W\d][^:\n—–-]{0,40}?)\s+[—–-]\s+[^\n:]{1,60}$")
 #: A task acting on material it names (group "words", the noun among them): "Turn the meeting notes below into …",
 #: "Write the release notes … from the changelog", "Te paso 8 tickets …"; not one consulting it ("Answer only from
 #: the articles below").
@@ -594,9 +596,10 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from
     blocks = []  # (line, its label's match, the label's name, its head noun)
     for li, line in enumerate(lines):
-        found = _BLOCK_LABEL.match(line[0].text) if len(line) == 1 else None
+        found = _BLOCK_LABEL.match(line[0].text) or _DASHED_TITLE.match(line[0].text) if len(line) == 1 else None
         if found:
-            name = found.group("heading") or found.group("tag") or found.group("label")
+            found = found.groupdict()
+            name = found.get("title") or found.get("heading") or found.get("tag") or found.get("label")
             blocks.append((li, found, name, _singular(head_noun(name.replace("_", " ")))))
     named = {noun for *_, noun in blocks if len(noun) >= 4 and noun in acted}  # "Essay:" for "Grade the essay …"
     for li, found, name, noun in blocks:
@@ -604,18 +607,21 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
                 heading_topic(lines[li][0].text) or \
                 CONDITIONS_BELOW.search(lines[li][0].text):
             continue  # "Reject a joke if it:" is a rule, not the joke
-        pointed = not named and li and not found.group("heading") and not _CONSULTED_LABEL.search(name) and any(
+        pointed = not named and li and not found.get("heading") and not _CONSULTED_LABEL.search(name) and any(
             D in labels[m.index] and _POINTS_BELOW.search(m.text) and not _CONSULTS_BELOW.search(m.text) and
             not names_consulted(m.text) for m in lines[li - 1])
         if not pointed and noun not in named:
             continue  # named by the task, or right under a task pointing below ("… the encounter summary below")
         end = li + 1
         while end < len(lines) and _background(lines[end], labels) and \
-                not (blank_before[lines[end][0].index] and not found.group("tag")) and \
+                not (blank_before[lines[end][0].index] and not found.get("tag")) and \
                 not _BLOCK_LABEL.match(lines[end][0].text):
             end += 1
-        if found.group("tag") and end < len(lines) and lines[end][0].text.strip() == f"</{found.group('tag')}>":
+        if found.get("tag") and end < len(lines) and lines[end][0].text.strip() == f"</{found['tag']}>":
             end += 1
+        if found.get("title") and end == li + 1 < len(lines) and not blank_before[lines[end][0].index] and \
+                all(labels[m.index] == {D} for m in lines[end]):
+            end += 1  # the title of a block already read as the input
         if end > li + 1:
             labels.update((m.index, {D}) for block in lines[li:end] for m in block)
 
