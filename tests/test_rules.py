@@ -4093,6 +4093,14 @@ def test_a_dashed_title_naming_what_the_task_reviews_holds_its_input() -> None:
                              "Handoff notes — Subscription pause")] == ["D"] * 4, got
 
 
+def test_a_persona_whose_clause_holds_a_version_number_still_opens_the_task() -> None:
+    prompt = ("As an experienced genealogist who knows the GEDCOM 5.5.1 standard well, check this export from my "
+              "family tree program for data problems before I upload it.\n\n0 @I14@ INDI\n1 SEX M\n\n"
+              "List each problem on its own line.")
+    assert dict(codes(prompt))["As an experienced genealogist who knows the GEDCOM 5.5.1 standard well, check this "
+                               "export from my family tree program for data problems before I upload it."] == "DR"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -52,7 +52,8 @@ DESCRIBES_ASSISTANT = re.compile(_DESCRIBES_ASSISTANT, re.I)
 _AS_PERSONA = (r"as\s+(?:(?:an?|the|my|our)\s+(?!result\b|example\b|reminder\b|rule\b|first\b|last\b|final\b|"
                r"bonus\b|reference\b|default\b|fallback\b|whole\b|consequence\b|start\b|starting\b|beginning\b|"
                r"next\b|side\b|quick\b|test\b)|"
-               r"(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+)){0,2},\s+(?:an?|the|my|our)\s+)[\w\- ,'’&/]{0,120}?,")
+               r"(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+)){0,2},\s+(?:an?|the|my|our)\s+)"
+               r"(?:[\w\- ,'’&/]|\.(?=\w)){0,120}?,")  # "… who knows GEDCOM 5.5.1 well,"
 #: The same persona opening a sentence, before the task it asks of itself.
 _AS_PERSONA_FIRST = re.compile(r"^\W*" + _AS_PERSONA + r"\s*", re.I)
 #: A persona introduced in the third person: "This is the system prompt for Nova, the support assistant …",
