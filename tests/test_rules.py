@@ -4101,6 +4101,16 @@ def test_a_persona_whose_clause_holds_a_version_number_still_opens_the_task() ->
                                "export from my family tree program for data problems before I upload it."] == "DR"
 
 
+def test_the_record_a_task_transcribes_is_its_input() -> None:
+    prompt = ("Please transcribe this 1881 census entry exactly as written, keeping the original spelling.\n\n"
+              "Schedule 142, 14 Mill Lane, Hebden\nMary Ann do, Wife, Mar, 44, —, Yorks Wadsworth\n"
+              "Hannah Greenwood, Mother in law, Wid, 71, Annuitant, Yorks Wadsworth\n\n"
+              "Put it into a table with the columns Name, Relation, Condition, Age, Occupation, Birthplace.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Mary Ann do, Wife, Mar, 44, —, Yorks Wadsworth",
+                             "Hannah Greenwood, Mother in law, Wid, 71, Annuitant, Yorks Wadsworth")] == ["D", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -152,10 +152,11 @@ def label_material_above(lines: list[list[Sent]], labels: dict[int, set[Componen
 
 #: A task that reworks a text it points at: "Please translate the recall notice below", "Proofread this".
 _REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|shorten|simplify|edit|correct|polish|"
-                     r"tidy|clean up|tighten|locali[sz]e|adapt|reword|tradui[st]|traduisez|traduc[ei]|traduzca|traduza|"
-                     r"traduci|übersetze|vertaal|przetłumacz|översätt|oversett|terjemahkan|переведи|corrige[sz]?|"
-                     r"corrija|correggi|korrigiere|popraw|résume[sz]?|resume|resuma|riassumi|reformule[sz]?|"
-                     r"reescribe|reescreva|riscrivi|herschrijf|przeredaguj|sammanfatta|kürze)\b", re.I)
+                     r"tidy|clean up|tighten|locali[sz]e|adapt|reword|transcribe|tradui[st]|traduisez|traduc[ei]|"
+                     r"traduzca|traduza|traduci|übersetze|vertaal|przetłumacz|översätt|oversett|terjemahkan|переведи|"
+                     r"corrige[sz]?|corrija|correggi|korrigiere|popraw|résume[sz]?|resume|resuma|riassumi|"
+                     r"reformule[sz]?|reescribe|reescreva|riscrivi|herschrijf|przeredaguj|sammanfatta|kürze)\b", re.I)
+
 
 
 def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Component]],
