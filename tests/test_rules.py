@@ -4111,6 +4111,19 @@ def test_the_record_a_task_transcribes_is_its_input() -> None:
                              "Hannah Greenwood, Mother in law, Wid, 71, Annuitant, Yorks Wadsworth")] == ["D", "D"], got
 
 
+def test_a_prompt_that_speaks_of_itself_pastes_no_prompt() -> None:
+    prompt = ("## Purpose\nThis prompt drives the dispatch release checker used by the OCC before each flight is "
+              "released.\n\n## Reference\n- Alternate minimums: 600 ft ceiling and 2 SM visibility.\n\n"
+              "## Output\nReturn one line per check in the form `CHECK n: PASS` or `CHECK n: FAIL - <reason>`.\n"
+              "Do not comment on anything outside the four checks.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("- Alternate minimums: 600 ft ceiling and 2 SM visibility.", "## Output",
+                             "Do not comment on anything outside the four checks.")] == ["A", "O", "O"], got
+    got = dict(codes("the tone bit of our support bot config reads super robotic, can you loosen it up?\n\n"
+                     "tone:\n  register: formal\n  greeting: \"Greetings. How may I assist you today?\""))
+    assert got["register: formal"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

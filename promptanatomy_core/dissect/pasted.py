@@ -199,7 +199,8 @@ def _pastes_prompt(text: str) -> bool:
     """Whether a sentence speaks of a model's prompt, spec or config that the user pastes ("our support bot config"),
     not of the prompt it stands in ("the issue given at the end of this prompt") or an API's spec."""
     found = _PROMPT_NOUN.search(text)
-    if not found or not _ABOUT_A_MODEL.search(text) or re.search(r"\b(?:user|customer)", found[0], re.I):
+    if not found or not any(hit.end() != found.end() for hit in _ABOUT_A_MODEL.finditer(text)) or \
+            re.search(r"\b(?:user|customer)", found[0], re.I):  # "this prompt" alone is no model's
         return False  # "the user's prompt below" is what a judge is shown
     return found[0].lower() != "this prompt" or not re.search(r"\b(?:of|in|into|within|through)\s+$",
                                                               text[:found.start()], re.I)
