@@ -4124,6 +4124,17 @@ def test_a_prompt_that_speaks_of_itself_pastes_no_prompt() -> None:
     assert got["register: formal"] == "D", got
 
 
+def test_a_text_to_translate_keeps_a_line_that_reads_as_a_demand() -> None:
+    prompt = ("Please translate the text below into Arabic for a leaflet we're sending to households.\n"
+              "Use formal Modern Standard Arabic rather than any dialect.\n\n"
+              "Your new bins\nBlue bin: paper, card, tins, cans and plastic bottles. Please rinse them first.\n"
+              "Grey bin: everything that can't be recycled.\nYour bins are collected on Wednesdays. "
+              "Put them out by 7am.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Your new bins", "Please rinse them first.", "Grey bin: everything that can't be "
+                             "recycled.", "Put them out by 7am.")] == ["D"] * 4, got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

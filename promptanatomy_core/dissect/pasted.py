@@ -181,8 +181,10 @@ def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Componen
         if _BLOCK_LABEL.match(block[0].text) and names_consulted(block[0].text) or \
                 re.match(r"\s*#{1,6}\s", block[0].text):
             continue  # a section of the prompt ("# Tools", "## Rules"), not the text
-        if len(block) >= 3 and all(labels[m.index] in ({A}, {D}) and not m.reference and
-                                   not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
+        plain = [labels[m.index] in ({A}, {D}) for m in block]  # a line of the text may read as a demand
+        if len(block) >= 3 and 4 * sum(plain) >= 3 * len(block) and plain[0] and \
+                all(labels[m.index] <= {A, D, O} and not m.reference and
+                    not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
             labels.update((m.index, {D}) for m in block)
             return
 
