@@ -149,6 +149,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "coquina (dev after a first blind run)": HERE / "data/coquina_prompts.jsonl",
              "regolith (dev after a first blind run)": HERE / "data/regolith_prompts.jsonl",
              "tufa (dev after a first blind run)": HERE / "data/tufa_prompts.jsonl",
+             "firn (dev after a first blind run)": HERE / "data/firn_prompts.jsonl",
+             "paternoster (dev after a first blind run)": HERE / "data/paternoster_prompts.jsonl",
+             "duricrust (dev after a first blind run)": HERE / "data/duricrust_prompts.jsonl",
+             "grus (dev after a first blind run)": HERE / "data/grus_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -291,7 +295,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "saprolite (never looked at)": HERE / "data/saprolite_prompts.jsonl",
              "lapilli (never looked at)": HERE / "data/lapilli_prompts.jsonl",
              "scoria (never looked at)": HERE / "data/scoria_prompts.jsonl",
-             "talik (never looked at)": HERE / "data/talik_prompts.jsonl"}
+             "talik (never looked at)": HERE / "data/talik_prompts.jsonl",
+             "zastruga (never looked at)": HERE / "data/zastruga_prompts.jsonl",
+             "gravelbar (never looked at)": HERE / "data/gravelbar_prompts.jsonl",
+             "boulder (never looked at)": HERE / "data/boulder_prompts.jsonl",
+             "pothole (never looked at)": HERE / "data/pothole_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
