@@ -4135,6 +4135,18 @@ def test_a_text_to_translate_keeps_a_line_that_reads_as_a_demand() -> None:
                              "recycled.", "Put them out by 7am.")] == ["D"] * 4, got
 
 
+def test_a_report_to_summarise_keeps_its_background_section() -> None:
+    prompt = ("Write an executive summary of the cabinet report below for the council's website.\n\n"
+              "REPORT TO CABINET: Proposed move to three-weekly residual waste collections\n"
+              "1. Purpose. To seek approval to collect residual waste every three weeks instead of every two.\n"
+              "2. Background. The borough's recycling rate has been flat at 38% for four years.\n"
+              "3. Proposal. Residual waste collected three-weekly; recycling unchanged.\n\n"
+              "Keep it to about 150 words.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("2. Background.", "The borough's recycling rate has been flat at 38% for four years.",
+                             "Residual waste collected three-weekly; recycling unchanged.")] == ["D"] * 3, got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -151,11 +151,12 @@ def label_material_above(lines: list[list[Sent]], labels: dict[int, set[Componen
 
 
 #: A task that reworks a text it points at: "Please translate the recall notice below", "Proofread this".
-_REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|shorten|simplify|edit|correct|polish|"
-                     r"tidy|clean up|tighten|locali[sz]e|adapt|reword|transcribe|tradui[st]|traduisez|traduc[ei]|"
-                     r"traduzca|traduza|traduci|übersetze|vertaal|przetłumacz|översätt|oversett|terjemahkan|переведи|"
-                     r"corrige[sz]?|corrija|correggi|korrigiere|popraw|résume[sz]?|resume|resuma|riassumi|"
+_REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|summary of|shorten|simplify|edit|correct|"
+                     r"polish|tidy|clean up|tighten|locali[sz]e|adapt|reword|transcribe|tradui[st]|traduisez|"
+                     r"traduc[ei]|traduzca|traduza|traduci|übersetze|vertaal|przetłumacz|översätt|oversett|terjemahkan|"
+                     r"переведи|corrige[sz]?|corrija|correggi|korrigiere|popraw|résume[sz]?|resume|resuma|riassumi|"
                      r"reformule[sz]?|reescribe|reescreva|riscrivi|herschrijf|przeredaguj|sammanfatta|kürze)\b", re.I)
+
 
 
 
@@ -183,8 +184,8 @@ def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Componen
             continue  # a section of the prompt ("# Tools", "## Rules"), not the text
         plain = [labels[m.index] in ({A}, {D}) for m in block]  # a line of the text may read as a demand
         if len(block) >= 3 and 4 * sum(plain) >= 3 * len(block) and plain[0] and \
-                all(labels[m.index] <= {A, D, O} and not m.reference and
-                    not (REFERENCE.search(m.text) or PLACEHOLDER.search(m.text)) for m in block):
+                not REFERENCE.search(block[0].text) and \
+                all(labels[m.index] <= {A, D, O} and not m.reference and not PLACEHOLDER.search(m.text) for m in block):
             labels.update((m.index, {D}) for m in block)
             return
 
