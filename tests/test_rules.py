@@ -1198,7 +1198,7 @@ def test_a_question_run_together_with_the_users_situation_is_task_and_background
 def test_quoted_words_given_as_instances_are_not_answer_options() -> None:
     for text in ("- No superlatives we can't prove, such as \"best\" or \"lightest ever\".",
                  'Titles such as "Dr." or "President" are not part of the PER span.'):
-        assert codes(text) == [(text, "A")], text
+        assert codes(f"You are a careful copy and data editor.\n{text}")[1] == (text, "A"), text
     assert codes("Classify the comment as \"toxic\" or \"non-toxic\".") == \
         [('Classify the comment as "toxic" or "non-toxic".', "DO")]  # the answer's options
     text = 'Use gender-neutral language and avoid phrases such as "rockstar" or "ninja".'
@@ -1339,7 +1339,7 @@ def test_a_greeting_that_opens_the_request_belongs_to_it() -> None:
     for greeting in ("Hi!", "Bonjour !", "Quick question."):
         got = codes(greeting + "\nI'm going to Lisbon in May. Can you plan four days for me?")
         assert got[0] == (greeting, "D"), got
-    assert codes("Hello,\nThe printer on floor 2 is broken.")[0][1] != "D"  # no request to belong to
+    assert codes("Hello,\nYou are the helpdesk assistant for floor 2.")[0][1] != "D"  # no request to belong to
 
 
 def test_what_the_user_wants_of_the_artefact_is_the_task() -> None:
@@ -3401,7 +3401,7 @@ def test_whom_the_model_is_assisting_is_the_setting() -> None:
 def test_scaling_a_recipe_is_the_task_and_a_rating_scale_is_form() -> None:
     assert cues_of("Scale this recipe from 4 servings to 10 and convert everything to metric.") == {Component.DIRECTIVE}
     assert Component.OUTPUT_FORMATTING in cues_of("Rate the answer on a scale from 1 to 5.")
-    assert dict(codes("# Scale\n5 = excellent; 1 = poor"))["# Scale"] != "D"
+    assert dict(codes("Rate the answer.\n\n# Scale\n5 = excellent; 1 = poor"))["# Scale"] != "D"
 
 
 def test_where_a_story_opens_is_its_content_and_how_an_answer_opens_is_form() -> None:
@@ -4145,6 +4145,15 @@ def test_a_report_to_summarise_keeps_its_background_section() -> None:
     got = dict(codes(prompt))
     assert [got[t] for t in ("2. Background.", "The borough's recycling rate has been flat at 38% for four years.",
                              "Residual waste collected three-weekly; recycling unchanged.")] == ["D"] * 3, got
+
+
+def test_a_prompt_with_no_task_found_takes_its_first_sentence_as_the_task() -> None:
+    got = dict(codes("poem about my grandad's allotment, he passed last spring. not too sad, more about the runner "
+                     "beans and him swearing at the slugs. free verse is fine"))
+    assert list(got.values()) == ["D"], got  # one sentence: the splitter keeps ". not" together
+    got = dict(codes("Short rhyming verse for a retirement card for our office manager Brenda, 30 years at the "
+                     "company, loves gardening and is famous for her flapjacks."))
+    assert list(got.values()) == ["D"], got
 
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop

@@ -665,13 +665,16 @@ def _ensure_task(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> 
         if re.match(r"^\W*(?:how|what|why|where|when|which|who|can|could|should|is|are|do|does)\b", m.text, re.I):
             labels[m.index] = labels[m.index] | {D} if m.cues else {D}  # no cue: the background default was a guess
             return True
-    # a question amid a chat message ("quick one: how do I …?"), else a request without a verb that opens the prompt
-    # ("5 LinkedIn post hooks for our webinar, max 15 words each")
+    # a question amid a chat message ("quick one: how do I …?"), else the first sentence that is no persona, example or
+    # heading, unless a cue read it and it states something ("5 LinkedIn post hooks for our webinar, max 15 words
+    # each", "poem about my grandad's allotment, he passed last spring."); one that no cue read is the task alone
     m = next((m for m in sents if "?" in m.text and not labels[m.index] & {E, R}), None) or \
-        (sents[0] if sents and not labels[sents[0].index] & {E, R} and not HEADING.match(sents[0].text) and
-         not _FINITE.search(sents[0].text) else None)
+        next((m for m in sents if not labels[m.index] & {E, R} and not HEADING.match(m.text) and
+              not _GREETING.match(m.text) and
+              not (m.cues and _FINITE.search(m.text)) and  # "Button labels must fit in 20 characters." states
+              not any(R in labels[s.index] for s in sents)), None)  # a persona may stand without a task
     if m is not None:
-        labels[m.index] = labels[m.index] | {D}
+        labels[m.index] = labels[m.index] | {D} if m.cues else {D}
     return m is not None
 
 
