@@ -4156,6 +4156,21 @@ def test_a_prompt_with_no_task_found_takes_its_first_sentence_as_the_task() -> N
     assert list(got.values()) == ["D"], got
 
 
+def test_a_request_to_check_named_material_takes_it_as_input_but_a_persona_consults_it() -> None:
+    prompt = ("## Task\nCheck the crew roster below against the flight time rules and list every duty that "
+              "breaks a rule.\n\n## Rules (company scheme, summary)\n1. Maximum duty is 13 hours.\n\n"
+              "## Roster\n| Crew | Date | Duty start | Duty end |\n|---|---|---|---|\n"
+              "| Ruiz | 4 May | 06:10 | 19:40 |\n\nAnswer as a table.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("## Roster", "| Ruiz | 4 May | 06:10 | 19:40 |")] == ["D", "D"], got
+    got = dict(codes("## Who you are\nYou are Libby, the library's chat assistant.\n\n## What you do\n"
+                     "For every request, follow these steps:\n1. Work out what the user needs.\n"
+                     "2. Check the library facts below.\n\n## Library facts\n"
+                     "- Standard loan: 28 days, renewable twice.\n- Late fee: €0.50 per day per item.\n\n"
+                     "## Rules\nNever share another user's loans."))
+    assert got["- Standard loan: 28 days, renewable twice."] == "A", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -541,6 +541,11 @@ _ACTS_ON = re.compile(r"\b(?:(?:turn|summari[sz]e|rewrite|review|cluster|group|a
                       r"(?:\s+[\w-]+)?)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
 
 
+#: A request to check material it names: "Check the EAN-13 barcodes below …" (a persona's "Check the library facts
+#: below" consults them).
+_CHECKS = re.compile(r"\bcheck\s+(?:all\s+)?(?:the|these|this|my|our)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
+
+
 #: Labels of what a task consults, in the words names_consulted does not know: "Band descriptors:", "Severity
 #: levels:", "About Quillstack:", "Auszüge:", "Intenções:".
 _CONSULTED_LABEL = re.compile(r"\b(?:descriptors?|levels?|constraints?|types?|details|about|excerpts?|auszüge|"
@@ -598,7 +603,8 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     ("Glossary:", "<policy>", "Severity levels:") are left as they are."""
     made_from = _named_in_tasks(_MADE_FROM, lines, labels) | _named_in_tasks(_USING_TO_MAKE, lines, labels) | \
         {word for word in _named_in_tasks(_MADE_USING, lines, labels) if not names_consulted(word)}
-    acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from
+    acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from | \
+        (set() if _has_persona(lines, labels) else _named_in_tasks(_CHECKS, lines, labels))
     blocks = []  # (line, its label's match, the label's name, its head noun)
     for li, line in enumerate(lines):
         found = _BLOCK_LABEL.match(line[0].text) or _DASHED_TITLE.match(line[0].text) if len(line) == 1 else None
