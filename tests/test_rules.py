@@ -4171,6 +4171,17 @@ def test_a_request_to_check_named_material_takes_it_as_input_but_a_persona_consu
     assert got["- Standard loan: 28 days, renewable twice."] == "A", got
 
 
+def test_a_build_log_with_paths_and_configure_checks_is_pasted_material() -> None:
+    prompt = ("bundle install fails on my new M3 mac:\n\nInstalling pg 1.5.6 with native extensions\n"
+              "Gem::Ext::BuildError: ERROR: Failed to build gem native extension.\n\n"
+              "/Users/lena/.rubies/ruby-3.3.0/bin/ruby extconf.rb\nchecking for pg_config... no\n"
+              "checking for libpq per pkg-config... no\nchecking for libpq-fe.h... no\n*** extconf.rb failed ***\n\n"
+              "I don't want a full Postgres server on this machine. What's the cleanest fix?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("/Users/lena/.rubies/ruby-3.3.0/bin/ruby extconf.rb", "checking for pg_config... no",
+                             "checking for libpq-fe.h... no")] == ["D"] * 3, got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

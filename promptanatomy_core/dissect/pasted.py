@@ -376,7 +376,9 @@ _CODE_LIKE = re.compile(r"[{}\[\]<>|│@\\]|\$[A-Za-z_{(]|[;,(]\s*$|[=!<>:]=|=>|
                         r"^\s*(?-i:Sub|Dim|Function|Private Sub|Public Sub) \w|"  # a call, a block's end, VBA
                         r"\S {2,}\S+ {2,}\S|"  # a table's columns aligned by spaces, or a row label and figures
                         r"^\s*\S+(?:\s+[-+<]?\d[\d.,e-]*\**){2,}\s*$|"
-                        r"^\s*\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d\b|" + _SHELL, re.I)  # a log line's time
+                        r"^\s*\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d\b|"  # a log line's time
+                        r"(?:^|\s)[~.]{0,2}/[\w.-]+/[\w.-]+/[\w./-]+|\.\.\.\s*(?:no|yes|ok|done|found|not found)\s*$|"
+                        + _SHELL, re.I)  # a path, a build step's check ("checking for pg_config... no")
 #: A user speaking of their own material: "Our Android build broke …", "I need it under 200ms:".
 _FIRST_PERSON = re.compile(r"\b(?:i|my|our|we|me)\b|\bi'(?:m|ve)\b", re.I)
 #: The words of a failure's first line: "panic: …", "NullReferenceException: …", "fatal: [web-02]: FAILED!".
