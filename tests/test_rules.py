@@ -4207,7 +4207,7 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "cove": 0.85, "mesa": 0.83, "prairie": 0.85, "ridge": 0.88, "glen": 0.83, "quay": 0.82, "lagoon": 0.84,
                "fjord": 0.88, "heron": 0.82, "pike": 0.86, "wren": 0.84, "sound": 0.81, "cliff": 0.86, "estuary": 0.84,
                "atoll": 0.88, "geyser": 0.77, "ravine": 0.88, "steppe": 0.82, "oasis": 0.85, "basin": 0.79,
-               "lake": 0.71, "gorge": 0.80, "knoll": 0.85, "shoal": 0.72, "tundra": 0.80, "canyon": 0.72,
+               "lake": 0.71, "gorge": 0.81, "knoll": 0.85, "shoal": 0.72, "tundra": 0.80, "canyon": 0.72,
                "summit": 0.82, "crater": 0.81, "isle": 0.85, "marina": 0.87, "glacier": 0.84, "fen": 0.81,
                "spring": 0.84, "cape": 0.82, "inlet": 0.84, "creek": 0.78, "valley": 0.87, "bay": 0.79, "tor": 0.75,
                "brae": 0.82, "bluff": 0.77, "strait": 0.83, "plateau": 0.85, "shore": 0.88, "pond": 0.84, "ledge": 0.85,
