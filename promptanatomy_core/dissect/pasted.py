@@ -158,14 +158,12 @@ _REWORK = re.compile(r"\b(?:translate|proofread|rewrite|rephrase|summari[sz]e|su
                      r"reformule[sz]?|reescribe|reescreva|riscrivi|herschrijf|przeredaguj|sammanfatta|kürze)\b", re.I)
 
 
-
-
 def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Component]],
                           blank_before: dict[int, bool]) -> None:
     """The text a task reworks and points at ("Please translate the recall notice below …", "Rewrite the article
     below …") is that text, whatever its sentences say ("Stop using the kettle immediately."): a block between
-    delimiter lines ("---") after the task, or else the last paragraph, set off by a blank line; not slots or consulted
-    material."""
+    delimiter lines ("---") after the task, or else the last paragraph, set off by a blank line, three quarters of whose
+    sentences no cue pulled away ("Put them out by 7am." may read as a demand); not slots or consulted material."""
     asking = next((li for li, line in enumerate(lines) for m in line
                    if D in labels[m.index] and _REWORK.search(m.text) and
                    (POINTER.search(m.text) or languages.POINTER.search(m.text) or MY_MATERIAL.search(m.text))), None)

@@ -668,11 +668,11 @@ def _ensure_task(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> 
     # a question amid a chat message ("quick one: how do I …?"), else the first sentence that is no persona, example or
     # heading, unless a cue read it and it states something ("5 LinkedIn post hooks for our webinar, max 15 words
     # each", "poem about my grandad's allotment, he passed last spring."); one that no cue read is the task alone
+    persona = any(R in labels[m.index] for m in sents)  # a persona may stand without a task
     m = next((m for m in sents if "?" in m.text and not labels[m.index] & {E, R}), None) or \
-        next((m for m in sents if not labels[m.index] & {E, R} and not HEADING.match(m.text) and
+        next((m for m in sents if not persona and not labels[m.index] & {E, R} and not HEADING.match(m.text) and
               not _GREETING.match(m.text) and
-              not (m.cues and _FINITE.search(m.text)) and  # "Button labels must fit in 20 characters." states
-              not any(R in labels[s.index] for s in sents)), None)  # a persona may stand without a task
+              not (m.cues and _FINITE.search(m.text))), None)  # "Button labels must fit in 20 characters." states
     if m is not None:
         labels[m.index] = labels[m.index] | {D} if m.cues else {D}
     return m is not None
