@@ -605,32 +605,32 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
         {word for word in _named_in_tasks(_MADE_USING, lines, labels) if not names_consulted(word)}
     acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from | \
         (set() if _has_persona(lines, labels) else _named_in_tasks(_CHECKS, lines, labels))
-    blocks = []  # (line, its label's match, the label's name, its head noun)
+    blocks = []  # (line, its label's parts by group name, the label's name, its head noun)
     for li, line in enumerate(lines):
         found = _BLOCK_LABEL.match(line[0].text) or _DASHED_TITLE.match(line[0].text) if len(line) == 1 else None
         if found:
-            found = found.groupdict()
-            name = found.get("title") or found.get("heading") or found.get("tag") or found.get("label")
-            blocks.append((li, found, name, _singular(head_noun(name.replace("_", " ")))))
+            parts = found.groupdict()  # the two patterns name different groups
+            name = parts.get("title") or parts.get("heading") or parts.get("tag") or parts.get("label")
+            blocks.append((li, parts, name, _singular(head_noun(name.replace("_", " ")))))
     named = {noun for *_, noun in blocks if len(noun) >= 4 and noun in acted}  # "Essay:" for "Grade the essay …"
-    for li, found, name, noun in blocks:
+    for li, parts, name, noun in blocks:
         if labels[lines[li][0].index] != {A} or names_consulted(name) and noun not in made_from or \
                 heading_topic(lines[li][0].text) or \
                 CONDITIONS_BELOW.search(lines[li][0].text):
             continue  # "Reject a joke if it:" is a rule, not the joke
-        pointed = not named and li and not found.get("heading") and not _CONSULTED_LABEL.search(name) and any(
+        pointed = not named and li and not parts.get("heading") and not _CONSULTED_LABEL.search(name) and any(
             D in labels[m.index] and _POINTS_BELOW.search(m.text) and not _CONSULTS_BELOW.search(m.text) and
             not names_consulted(m.text) for m in lines[li - 1])
         if not pointed and noun not in named:
             continue  # named by the task, or right under a task pointing below ("… the encounter summary below")
         end = li + 1
         while end < len(lines) and _background(lines[end], labels) and \
-                not (blank_before[lines[end][0].index] and not found.get("tag")) and \
+                not (blank_before[lines[end][0].index] and not parts.get("tag")) and \
                 not _BLOCK_LABEL.match(lines[end][0].text):
             end += 1
-        if found.get("tag") and end < len(lines) and lines[end][0].text.strip() == f"</{found['tag']}>":
+        if parts.get("tag") and end < len(lines) and lines[end][0].text.strip() == f"</{parts['tag']}>":
             end += 1
-        if found.get("title") and end == li + 1 < len(lines) and not blank_before[lines[end][0].index] and \
+        if parts.get("title") and end == li + 1 < len(lines) and not blank_before[lines[end][0].index] and \
                 all(labels[m.index] == {D} for m in lines[end]):
             end += 1  # the title of a block already read as the input
         if end > li + 1:
