@@ -4182,6 +4182,15 @@ def test_a_build_log_with_paths_and_configure_checks_is_pasted_material() -> Non
                              "checking for libpq-fe.h... no")] == ["D"] * 3, got
 
 
+def test_a_quoted_placeholder_for_missing_values_is_an_output_convention() -> None:
+    prompt = ("Pull the order number, the item and the refund asked for out of the customer email below.\n"
+              'Use "n/a" where the email gives no order number.\nUse “unknown” for the item if it is unclear.\n\n'
+              "Email:\nHi, the kettle I got last week leaks, I'd like my money back. Thanks, Joe")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ('Use "n/a" where the email gives no order number.',
+                             "Use “unknown” for the item if it is unclear.")] == ["O", "O"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
