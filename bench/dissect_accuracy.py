@@ -153,6 +153,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "paternoster (dev after a first blind run)": HERE / "data/paternoster_prompts.jsonl",
              "duricrust (dev after a first blind run)": HERE / "data/duricrust_prompts.jsonl",
              "grus (dev after a first blind run)": HERE / "data/grus_prompts.jsonl",
+             "kettlehole (dev after a first blind run)": HERE / "data/kettlehole_prompts.jsonl",
+             "tafone (dev after a first blind run)": HERE / "data/tafone_prompts.jsonl",
+             "clint (dev after a first blind run)": HERE / "data/clint_prompts.jsonl",
+             "hardground (dev after a first blind run)": HERE / "data/hardground_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -299,7 +303,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "zastruga (never looked at)": HERE / "data/zastruga_prompts.jsonl",
              "gravelbar (never looked at)": HERE / "data/gravelbar_prompts.jsonl",
              "boulder (never looked at)": HERE / "data/boulder_prompts.jsonl",
-             "pothole (never looked at)": HERE / "data/pothole_prompts.jsonl"}
+             "pothole (never looked at)": HERE / "data/pothole_prompts.jsonl",
+             "blockfield (never looked at)": HERE / "data/blockfield_prompts.jsonl",
+             "flyggberg (never looked at)": HERE / "data/flyggberg_prompts.jsonl",
+             "rockglacier (never looked at)": HERE / "data/rockglacier_prompts.jsonl",
+             "fjard (never looked at)": HERE / "data/fjard_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
