@@ -4191,6 +4191,15 @@ def test_a_quoted_placeholder_for_missing_values_is_an_output_convention() -> No
                              "Use “unknown” for the item if it is unclear.")] == ["O", "O"], got
 
 
+def test_price_opens_a_task_after_a_persona() -> None:
+    prompt = ("As a quantity surveyor for a small builder, price the list of jobs below and flag anything vague.\n\n"
+              "Jobs:\n1. Replace the back door and frame.\n2. Re-point the garden wall, 12 m.\n\n"
+              "Show the prices as a table.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("As a quantity surveyor for a small builder, price the list of jobs below and flag "
+                             "anything vague.", "1. Replace the back door and frame.")] == ["DR", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -210,7 +210,7 @@ DIRECTIVE = Folded(
 _IMPERATIVE_VERBS = frozenset("""
 chat converse mix thank acknowledge apologise apologize say congratulate reassure backfill add combine settle draw praise
 anonymise anonymize pseudonymise pseudonymize
-brainstorm invent compose craft tally pitch condense
+brainstorm invent compose craft tally pitch condense price
 accept account act adapt address advise aggregate align allocate alert analyse analyze annotate announce answer apply
 approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break
 brief build bundle calculate call cancel capture categorise categorize check choose cite clarify classify clean clear
