@@ -4200,6 +4200,16 @@ def test_price_opens_a_task_after_a_persona() -> None:
                              "anything vague.", "1. Replace the back door and frame.")] == ["DR", "D"], got
 
 
+def test_use_exactly_this_structure_announces_the_answers_form() -> None:
+    prompt = ("Turn the site notes below into a job record.\nUse exactly this structure:\n"
+              "Job: <one line>\nParts: <comma-separated>\n\nNotes: swapped the pump, fitted a new seal, all dry.")
+    got = dict(codes(prompt))
+    assert got["Use exactly this structure:"] == "O", got
+    got = dict(codes("Summarise the complaint below for the duty manager.\nReturn strictly the following template:\n"
+                     "ISSUE: <text>\nACTION: <text>\n\nComplaint: the lift has been broken for a week."))
+    assert got["Return strictly the following template:"] == "O", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -781,7 +781,8 @@ _SHOWS_THIS = _rx(r"\b(?:fail\w*|crash\w*|says?|said|looks?|get|got|getting|retu
 _GIVEN_SCHEMA = _rx(r"^\W*given (?:the following|these|this) (?:\w+ ){0,2}(?:schema|tables?|database)\b[^.]*:\s*$")
 #: The answer's shape shown below: "Use this schema:", "Fill this schema exactly:", "Below is the output format you
 #: must follow …".
-_FORM_SHOWN = _rx(r"^\W*(?:use|follow|fill(?: in)?) (?:this|the following) (?:json |yaml |xml |output )?"
+_FORM_SHOWN = _rx(r"^\W*(?:use|follow|fill(?: in)?|return|give|output)\s+(?:exactly\s+|strictly\s+)?"
+                  r"(?:this|the following)\s+(?:json |yaml |xml |output )?"
                   r"(?:schema|format|template|shape|structure)(?: exactly)?\s*:|"
                   r"^\W*(?:below|here) is the (?:output|answer|response) (?:format|template|schema)\b")
 #: A persona given as a field: "Role: Senior UX researcher", "Persona - a patient maths tutor".
