@@ -4210,6 +4210,18 @@ def test_use_exactly_this_structure_announces_the_answers_form() -> None:
     assert got["Return strictly the following template:"] == "O", got
 
 
+def test_short_lines_under_a_layout_line_are_the_layout() -> None:
+    prompt = ("Write five quiz questions on fire extinguisher types for new warehouse staff.\n\n"
+              "Format each question like this:\n\nQ1. Question text\na) option\nb) option\nc) option\n"
+              "Answer: letter and a one-line reason\n\nMake every wrong option a mistake people really make.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Q1.", "Question text", "a) option", "c) option")] == ["O"] * 4, got
+    got = dict(codes("Categorise each transaction as Food, Travel or Other.\nExamples:\nTESCO 2291 -> Food\n"
+                     "TFL TRAVEL -> Travel\nNow do these, one per line in the same format:\nSAINSBURYS CAMDEN\n"
+                     "UBER TRIP\nNANDOS ISLINGTON"))
+    assert got["UBER TRIP"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -114,11 +114,19 @@ def _template_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> s
     for li, line in enumerate(lines[:-1]):
         if line[-1].cues == {O} and line[-1].text.rstrip().endswith(":") and _TEMPLATE_WORD.search(line[-1].text):
             end = li + 1  # the parts are read only under such a line ("## Changes", an input label elsewhere, too)
-            while end < len(lines) and len(lines[end]) == 1 and _TEMPLATE_PART.match(lines[end][0].text) and \
-                    not blank_before[lines[end][0].index]:
+            while end < len(lines) and _template_part(lines[end]) and \
+                    (end == li + 1 or not blank_before[lines[end][0].index]) and \
+                    not re.match(r"^\W*now\b", line[-1].text, re.I):
                 end += 1
             out.update(range(li + 1, end) if end - li > 2 else ())
     return out
+
+
+def _template_part(line: list[Sent]) -> bool:
+    """A part of a layout shown under "Use this structure:": a heading or a described part ("<2-3 sentences>"), or a
+    short line that asks nothing ("Q1. Question text", "a) option", "name: string")."""
+    return len(line) == 1 and bool(_TEMPLATE_PART.match(line[0].text)) or \
+        not any(m.cues for m in line) and sum(len(m.text) for m in line) <= 60
 
 
 #: A word naming the answer's layout: "Use this structure:", "Use our template:".
