@@ -157,6 +157,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "tafone (dev after a first blind run)": HERE / "data/tafone_prompts.jsonl",
              "clint (dev after a first blind run)": HERE / "data/clint_prompts.jsonl",
              "hardground (dev after a first blind run)": HERE / "data/hardground_prompts.jsonl",
+             "sinkhole (dev after a first blind run)": HERE / "data/sinkhole_prompts.jsonl",
+             "dolina (dev after a first blind run)": HERE / "data/dolina_prompts.jsonl",
+             "badland (dev after a first blind run)": HERE / "data/badland_prompts.jsonl",
+             "clitter (dev after a first blind run)": HERE / "data/clitter_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -307,7 +311,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "blockfield (never looked at)": HERE / "data/blockfield_prompts.jsonl",
              "flyggberg (never looked at)": HERE / "data/flyggberg_prompts.jsonl",
              "rockglacier (never looked at)": HERE / "data/rockglacier_prompts.jsonl",
-             "fjard (never looked at)": HERE / "data/fjard_prompts.jsonl"}
+             "fjard (never looked at)": HERE / "data/fjard_prompts.jsonl",
+             "gendarme (never looked at)": HERE / "data/gendarme_prompts.jsonl",
+             "blowout (never looked at)": HERE / "data/blowout_prompts.jsonl",
+             "spillway (never looked at)": HERE / "data/spillway_prompts.jsonl",
+             "washout (never looked at)": HERE / "data/washout_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
