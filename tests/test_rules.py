@@ -4222,6 +4222,18 @@ def test_short_lines_under_a_layout_line_are_the_layout() -> None:
     assert got["UBER TRIP"] == "D", got
 
 
+def test_checking_the_users_own_material_before_a_deadline_is_the_task_not_a_rule() -> None:
+    prompt = ("Check the menu text below for spelling mistakes before we send it to the printer on Friday.\n\n"
+              "Starters\nSoup of the day, crusty bred\nGarlic mushrooms on toast\n\nList each mistake with its fix.")
+    got = dict(codes(prompt))
+    assert got["Check the menu text below for spelling mistakes before we send it to the printer on Friday."] == "D", \
+        got
+    got = dict(codes("Find out why the nightly load failed from the log below and suggest a fix.\n"
+                     "Check the row samples before blaming the upstream source.\n\n"
+                     "Log:\nERROR 12:01 load failed: 3 rows rejected"))
+    assert got["Check the row samples before blaming the upstream source."] == "A", got  # a rule of the work
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

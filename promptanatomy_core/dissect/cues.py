@@ -569,7 +569,8 @@ INFO = _rx(_LEAD + r"(?:you\s+(?:cannot|can't|can not|are not able to|aren't abl
            r"when\b(?!\s+(?:is|are|does|do|did|will|would|should|can|could|was|were)\b[^.!]*\?\s*$)|"  # not a question
            r"leave\b(?!.*\b(?:empty|blank|null)\b)|"  # "Leave out small talk", "Leave the original file untouched"
            r"unless\b|only (?:count|use|consider|include)\b|use only\b(?!.*\b(?:below|following)\b)|prefer\b|"
-           r"treat\b|judge\b(?!\s+(?:whether|which|if|how)\b)|(?:verify|check)\b.{0,80}\bbefore\b|"
+           r"treat\b|judge\b(?!\s+(?:whether|which|if|how)\b)|"
+           r"(?:verify|check)\b(?!\s+(?:this|these|my|it)\b|[^.]{0,60}\b(?:below|attached)\b).{0,80}\bbefore\b|"
            r"before\b[^,]{1,60},(?!\s*(?:think|reason|plan)\b)|"
            r"stay\b|background\b|for (?:context|reference|background)\b|assume\b|"
            r"(?:our|my|their|his|her)\s+\w+|we\s+|i'm\s|i am\s|there (?:is|are)\b|it should\b)|"
