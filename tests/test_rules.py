@@ -4234,6 +4234,14 @@ def test_checking_the_users_own_material_before_a_deadline_is_the_task_not_a_rul
     assert got["Check the row samples before blaming the upstream source."] == "A", got  # a rule of the work
 
 
+def test_the_keys_a_task_asks_for_are_the_answers_form() -> None:
+    prompt = ('Pull the order details out of the email and return a JSON object with these keys:\n'
+              '- "name" (string)\n- "size" (one of "S", "M", "L")\n- "quantity" (integer)\n\n'
+              "Email:\nHi, two mediums please, thanks, Ann")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ('- "name" (string)', '- "quantity" (integer)')] == ["O", "O"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

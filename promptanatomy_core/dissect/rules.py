@@ -552,8 +552,9 @@ def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] 
         return {A}  # "Classify each customer message into one of these categories:" above the categories
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
-        this = (re.search(r"\b(?:this|these)\b(?!\s+(?:structure|format|shape|layout|form|template|schema|order)\b)",
-                          sent.text, re.I) or languages.POINTER.search(sent.text)) and \
+        this = (re.search(r"\b(?:this|these)\b(?!\s+(?:structure|format|shape|layout|form|template|schema|order|"
+                          r"keys|fields|columns|properties|attributes)\b)", sent.text, re.I) or
+                languages.POINTER.search(sent.text)) and \
             not re.search(r"following|folgende|suivant|siguiente|seguente|seguinte|volgende|следующ|następując|berikut",
                           sent.text, re.I)
         named = re.search(r"\bthe following\s+(?:\w+\s+){0,2}?(?:json|yaml|xml|csv|text|data|code|email|message|list|"
