@@ -4242,6 +4242,13 @@ def test_the_keys_a_task_asks_for_are_the_answers_form() -> None:
     assert [got[t] for t in ('- "name" (string)', '- "quantity" (integer)')] == ["O", "O"], got
 
 
+def test_keep_it_short_at_the_end_of_a_casual_request_sets_the_form_too() -> None:
+    prompt = "write a text to the allotment group saying the gate code changes to 4471 on monday, keep it friendly"
+    assert list(dict(codes(prompt)).values()) == ["DO"]
+    prompt = "can u draft a reply to this complaint about the late van. keep it short and polite"
+    assert list(dict(codes(prompt)).values()) == ["DO"]
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -330,6 +330,8 @@ _SIZE = (r".*\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|single)
          r"(?:pages?|lines?|items?|bullets?|paragraphs?|characters?|phrases?|points?|sides?)\b|.*\bmax(?:imum)?\b")
 OUTPUT = Folded(
     r"^\W*keep\b(?=" + _SIZE + r")|"  # "Keep it factual and under a page."
+    r"[,;.]\s+(?:and\s+)?keep it (?:short|brief|friendly|casual|simple|chatty|light|professional|polite|formal|"
+    r"informal|warm|upbeat|fun|punchy|concise|tight|plain|neutral|positive|calm|clear|snappy)\b|"  # "…, keep it short"
     r"^\W*use iso(?:[- ]?8601)?\b|^\W*\"?[a-z]+(?:_[a-z]+)*\"? must be (?:one of|either)\b|"  # "Use ISO dates."
     r"\b(?:needs|need|must have|should have) the (?:keys|fields)\b|"  # "Each object needs the keys …"
     r"^\W*use (?:24-hour|12-hour)\b|"  # "Use 24-hour times."
