@@ -4249,6 +4249,15 @@ def test_keep_it_short_at_the_end_of_a_casual_request_sets_the_form_too() -> Non
     assert list(dict(codes(prompt)).values()) == ["DO"]
 
 
+def test_a_paragraph_defining_the_categories_a_task_names_is_consulted() -> None:
+    prompt = ("Classify each support email into one of these categories: OUTAGE, BILLING, HOWTO.\n\n"
+              "OUTAGE means the service is down for them. BILLING means a charge or an invoice. HOWTO means a "
+              "question about using a feature.\n\nReply with the category only.\n\nEmail: {email}")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("OUTAGE means the service is down for them.", "BILLING means a charge or an invoice.")] \
+        == ["A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -754,7 +754,8 @@ def _label_pasted_paragraph(lines: list[list[Sent]], labels: dict[int, set[Compo
                 re.match(r"\s*(?:[-*•]|\d+[.)])\s|\w[\w ]{0,20}\s=\s", first.text):
             continue  # a heading, a list, a field ("About me: …", "Audience = …") or a slot is no pasted paragraph
         points = any(POINTER.search(m.text) or MY_MATERIAL.search(m.text) or languages.POINTER.search(m.text) or
-                     _CJK_POINTER.search(m.text) for m in before)
+                     _CJK_POINTER.search(m.text) for m in before) and \
+            not any(_INTO_CLASSES.search(m.text) for m in before)  # what "these categories" mean is consulted
         block = [m for line in lines[li:end] for m in line]
         if end > li + 1:  # several lines: only what the task points at by name ("these references", not "these tools")
             last = _POINTING.search(before[-1].text)  # the paragraph's last sentence decides, if it points
@@ -769,6 +770,11 @@ def _label_pasted_paragraph(lines: list[list[Sent]], labels: dict[int, set[Compo
                     for m in block):
             for m in block:
                 labels[m.index] = {D}
+
+
+#: The classes a task sorts into, named by a pointer: "… into one of these categories:", "Tag it with these labels".
+_INTO_CLASSES = re.compile(r"\b(?:into|one of|among|with|from)\s+(?:these|the following)\s+(?:[\w-]+\s+)?(?:categories|"
+                           r"labels|classes|intents|buckets|tags|types)\b", re.I)
 
 
 def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component]],
