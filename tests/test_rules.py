@@ -4258,6 +4258,17 @@ def test_a_paragraph_defining_the_categories_a_task_names_is_consulted() -> None
         == ["A", "A"], got
 
 
+def test_a_further_piece_of_writing_after_the_task_is_content_as_well_as_form() -> None:
+    prompt = ("Go through the week's customer reviews below.\nDo the following:\n1. Count the reviews by star rating.\n"
+              "2. Quote the two most useful complaints.\n"
+              "3. Write a two-paragraph summary I can paste into the team chat.\n\nReviews:\n{reviews}")
+    got = dict(codes(prompt))
+    assert got["3. Write a two-paragraph summary I can paste into the team chat."] == "DO", got
+    got = dict(codes("Review the tenancy notice below for errors.\nList every error as a bullet.\n"
+                     "Draft a three-line email to the tenant explaining the corrected dates.\n\nNotice:\n{notice}"))
+    assert got["Draft a three-line email to the tenant explaining the corrected dates."] == "DO", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -944,7 +944,8 @@ def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
     if O in cues:
         if _SETTING_FACT.match(text):
             return {A}  # "The team follows PEP 8 …": a fact about the setting, however much it speaks of style
-        return {D, O} if D in cues and (_TASK_FIRST.match(text) or languages.TASK_FIRST.match(text) or
+        return {D, O} if D in cues and (_TASK_FIRST.match(re.sub(r"^\s*\d{1,2}[.)]\s+", "", text)) or
+                                        languages.TASK_FIRST.match(text) or
                                         AND_TELLS.search(text) or languages.CLOSING_CONTENT.match(text)) and \
             not _REASON_THEN_ANSWER.search(text) else {O}
     if D in cues and A in cues:

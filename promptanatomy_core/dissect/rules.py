@@ -1089,13 +1089,16 @@ def _later_instruction(own: set[Component], sent: Sent) -> set[Component]:
         return own
     if re.search(r"\b(?:below|following|above|attached|these|this (?:text|code|data|article|email|message))\b",
                  sent.text, re.I) or re.match(r"^\W*now\b|" + CLOSING_CONTENT, sent.text, re.I) or \
-            AND_TELLS.search(sent.text):
-        return own  # "… as a table and tell me how many boards to buy": new content too
+            AND_TELLS.search(sent.text) or _WRITES_NEW.match(sent.text) or _NUMBERED.match(sent.text):
+        return own  # "… as a table and tell me how many boards to buy", "Write a two-line summary …", a numbered step
     if INFO.match(sent.text):
         return {A}
     return own - {D} if O in own else own
 
 
+#: A further piece of writing asked for: "5. Write a two-paragraph mood summary …", "Draft a short reply …".
+_WRITES_NEW = re.compile(r"^\W*(?:\d{1,2}[.)]\s*)?(?:write|draft|create|compose|generate|produce)\s+(?:me\s+)?"
+                         r"(?:an?|one|two|three|\d+)\b", re.I)
 #: A statement of what the artefact should be: "It should include comments", "The script should follow PEP 8".
 _ARTEFACT_SHOULD = re.compile(r"^\W*(?:it|the \w+|this \w+)\s+(?:should|must|will|needs? to)\b", re.I)
 
