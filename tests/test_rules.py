@@ -4269,6 +4269,14 @@ def test_a_further_piece_of_writing_after_the_task_is_content_as_well_as_form() 
     assert got["Draft a three-line email to the tenant explaining the corrected dates."] == "DO", got
 
 
+def test_a_title_naming_the_assistant_by_its_job_is_role() -> None:
+    prompt = ("# Minutes Writer — Parish Council\n\nYou turn the clerk's rough notes into formal minutes.\n"
+              "Use the council's usual headings.")
+    assert dict(codes(prompt))["# Minutes Writer — Parish Council"] == "R"
+    prompt = "# Callout Dispatcher\n\nRead each message from a member of the public and decide who to send."
+    assert dict(codes(prompt))["# Callout Dispatcher"] == "R"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

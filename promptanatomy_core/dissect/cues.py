@@ -624,7 +624,9 @@ REFERENCE = Folded(r"\b(?:reference|context|background|evidence|(?:chat |convers
                 r"about (?:the|us)|consult (?:this|these|it|them))\b")
 #: A markdown title naming the assistant: "# Nurse Line Assistant — Halden Health", "# Procurement Concierge".
 ASSISTANT_TITLE = _rx(r"^#{1,2}\s.*\b(?:assistant|master|agent|bot|companion|coach|tutor|concierge|advisor|adviser|"
-                      r"copilot)\s*(?:(?:[—–|:-]|\s+for\b)\s*[^—–|-]*)?$|"
+                      r"copilot|dispatcher|writer|mentor|buddy|simulator|reviewer|narrator|summari[sz]er|planner|"
+                      r"helper|moderator|scheduler|triager|drafter|translator|screener)"
+                      r"\s*(?:(?:[—–|:-]|\s+for\b)\s*[^—–|-]*)?$|"
                       r"^#{1,2}\s+\w[\w' ]{0,30}?\s*[—–:|-]\s*system (?:prompt|instructions)\b")  # "# StatDesk – system prompt"
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"what (?:you|we|i) (?:don'?t|do not|never|won'?t|can'?t|cannot|must not|shouldn'?t) (?:do|handle|help with|"
