@@ -4277,6 +4277,16 @@ def test_a_title_naming_the_assistant_by_its_job_is_role() -> None:
     assert dict(codes(prompt))["# Callout Dispatcher"] == "R"
 
 
+def test_bracketed_turn_markers_read_like_their_labels() -> None:
+    prompt = ("[system] You are a patient swimming coach for adult beginners.\n"
+              "[user] i can do a width but run out of breath after 10 m\n"
+              "[user] also i only get 30 min in the pool twice a week\n"
+              "Now write a 4-week plan as a table.")
+    got = dict(codes(prompt))
+    assert got["[system] You are a patient swimming coach for adult beginners."] == "R", got
+    assert got["[user] also i only get 30 min in the pool twice a week"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -742,7 +742,8 @@ _DEFINITION = _rx(r"^\W*(?:(?:task\s+)?definition|step\s+\d{1,2}|system(?: promp
 _CHAT_MARKER = re.compile(r"<\|(?:im_start|start_header_id)\|>\s*(\w+)\s*(?:<\|end_header_id\|>)?|<\|(system|user|"
                           r"assistant)\|>|<start_of_turn>(\w+)|<\|[a-z_]+\|>|<end_of_turn>|</?s>|\[/?INST\]|<</?SYS>>|"
                           r"\{\{~?[#/](?:system|user|assistant)~?\}\}|"  # guidance's {{#user~}} … {{~/user}}
-                          r"^\s*</?(?:system|system_prompt)>\s*$")  # a line that only opens or closes the system part
+                          r"^\s*</?(?:system|system_prompt)>\s*$|"  # a line that only opens or closes the system part
+                          r"^\s*\[((?i:system|user|assistant|human))\]\s+(?=\S)")  # "[user] aim lab, 1600 dpi"
 _TURN_LABEL = {"user": "User: ", "human": "User: ", "assistant": "Assistant: ", "model": "Assistant: "}
 
 
@@ -759,7 +760,7 @@ def without_chat_markers(text: str) -> str:
     element = _INLINE_ELEMENT.match(text)
     if element:
         return f"{element.group(1).replace('_', ' ').capitalize()}: {element.group(2).strip()}"
-    return _CHAT_MARKER.sub(lambda m: _TURN_LABEL.get((m.group(1) or m.group(2) or m.group(3) or "").lower(), ""),
+    return _CHAT_MARKER.sub(lambda m: _TURN_LABEL.get(next((g for g in m.groups() if g), "").lower(), ""),
                             text).strip()
 
 
