@@ -4287,6 +4287,14 @@ def test_bracketed_turn_markers_read_like_their_labels() -> None:
     assert got["[user] also i only get 30 min in the pool twice a week"] == "D", got
 
 
+def test_only_counting_records_by_a_value_is_part_of_the_task() -> None:
+    prompt = ("Write a SQL query for the total hours each instructor taught in May.\n"
+              "Only count lessons with status 'completed'.\nOnly include instructors you are sure still work here.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Only count lessons with status 'completed'.",
+                             "Only include instructors you are sure still work here.")] == ["D", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -859,6 +859,8 @@ def _own_cues(text: str) -> set[Component]:
         return {A}  # "Return policy: items can be returned within 30 days": a record consulted, no instruction
     if FOR_CONTEXT.match(head):
         return {A}  # "For context, we do still want to renew if they fix the import issue."
+    if _DATA_FILTER.match(head):
+        return {D}  # "Only count orders with status 'completed'.": which rows the query or count takes, the task
     if _USE_ONLY.match(head):
         return {A}  # "Use only the excerpt below to answer.": the material the answer may draw on, a rule
     if head.rstrip().endswith(":") and CONDITIONS_BELOW.search(head) and is_imperative(head):
@@ -916,6 +918,11 @@ def _own_cues(text: str) -> set[Component]:
 #: A thing asked for by name and "please", no verb: "quick voyage estimate please.", "Six-word stories, please." (not
 #: "No hashtags please.", a rule).
 _ASKED_PLEASE = _rx(r"^\W*(?!no\b|not\b|without\b)(?:[^\s.?!:;]+\s+){0,4}[^\s.?!:;,]+,?\s+please\W*$")
+#: Which records a count or query takes, by a value: "Only count hives whose status is 'active'.", "Only include
+#: cities with at least 100 rides.", "Only include reps on the "Enterprise" team." (not "Only include papers you are
+#: confident exist", a rule of honesty).
+_DATA_FILTER = _rx(r"^\W*only\s+(?:count|include)\s+(?:[\w-]+\s+){1,3}?(?:whose|where|with|from|on|in)\b[^.;]*"
+                   r"(?:['\"‘“]|\d|\b(?:true|false)\b)")
 #: The end of a line announcing the conditions listed below it: "… when:", "Escalate if ANY of these is true:",
 #: "Reject a joke if it:".
 CONDITIONS_BELOW = _rx(r"\b(?:when|if|whenever|unless|in these cases|in any of these cases)(?:\s+(?:any|all|one|none|"
