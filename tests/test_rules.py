@@ -4295,6 +4295,15 @@ def test_only_counting_records_by_a_value_is_part_of_the_task() -> None:
                              "Only include instructors you are sure still work here.")] == ["D", "A"], got
 
 
+def test_a_paragraph_that_says_below_are_the_records_hands_over_the_block_after_it() -> None:
+    prompt = ("I look after 9 company cars and keep missing the insurance renewals.\n"
+              "Below are the regs and renewal dates.\nMake me a list of which cars renew in each month.\n"
+              "Today is 1 April 2025.\n\nAB12 CDE 14/05/2025\nFG34 HIJ 02/06/2025\nKL56 MNO 30/06/2025\n\n"
+              "Group them by month.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("AB12 CDE 14/05/2025", "KL56 MNO 30/06/2025")] == ["D", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

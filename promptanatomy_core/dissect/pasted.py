@@ -726,6 +726,8 @@ def label_query_schemas(lines: list[list[Sent]], labels: dict[int, set[Component
 _PASTED_BELOW = re.compile(r"\b(?:i|we)(?:'ve|’ve| have)?\s+(?:pasted|copied|included|put|attached)\s+(?:in\s+)?"
                            r"(?:the|my|our|his|her|their|a|an|some)?\s*(?:[\w'’-]+\s+){0,3}?(?:below|underneath)\b|"
                            r"\b(?:pasted|copied)\s+(?:in\s+)?(?:below|underneath)\b", re.I)  # "… the log, pasted below"
+#: A paragraph saying what follows it: "Below are the regs and MOT expiry dates.", on any of its lines.
+_BELOW_ARE = re.compile(r"^\W*(?:below|underneath)\s+(?:are|is)\s+(?:the|my|our|all)\b", re.I)
 
 
 #: A statement that hands something over: "Here's this week's stock count from the surgeries." (not "Here are our
@@ -747,8 +749,12 @@ def label_said_pasted_below(lines: list[list[Sent]], labels: dict[int, set[Compo
     the next blank line, is what they pasted: the task's input, title and fields included, when all of it is left as
     background."""
     for li in range(len(lines) - 1):
+        top = li  # the paragraph right above the block
+        while top > 0 and not blank_before[lines[top][0].index]:
+            top -= 1
         if not blank_before[lines[li + 1][0].index] or not any(_PASTED_BELOW.search(m.text) for m in lines[li]) and \
-                not _hands_over(lines[li], labels):
+                not _hands_over(lines[li], labels) and \
+                not any(_BELOW_ARE.match(m.text) for line in lines[top:li + 1] for m in line):
             continue
         end = paragraph_end(lines, blank_before, li + 1)
         block = [m for line in lines[li + 1:end] for m in line]
