@@ -4304,6 +4304,15 @@ def test_a_paragraph_that_says_below_are_the_records_hands_over_the_block_after_
     assert [got[t] for t in ("AB12 CDE 14/05/2025", "KL56 MNO 30/06/2025")] == ["D", "D"], got
 
 
+def test_a_house_convention_stated_as_a_fact_under_a_style_heading_is_background() -> None:
+    prompt = ("You sub-edit stories for the Harlow Gazette.\n\n# House style\n"
+              "- We do not use courtesy titles except in obituaries.\n- Keep headlines under 10 words.\n\n"
+              "Story: {story}")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("- We do not use courtesy titles except in obituaries.",
+                             "- Keep headlines under 10 words.")] == ["A", "O"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

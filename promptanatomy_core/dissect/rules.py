@@ -481,6 +481,8 @@ class RulesDissector(Dissector):
             elif block is None and section is O and o <= {D} and not m.input_label and not QUESTION.search(m.text) and \
                     not re.match(r"\s*\d+[.)]\s", m.text) and not opens_material(m.text):
                 got = {O}  # an instruction under the form's heading ("## Output" + "Show edits as unified diffs.")
+            elif section is O and _HOUSE_CONVENTION.match(m.text):
+                got = {A}  # "- We do not use courtesy titles except in obituaries." under "# House style": a fact
             elif o == {E} and m is line[-1] and m.text.rstrip().endswith(":"):
                 got = {E}  # "… on move-in day. Here's one we liked from last year:" opens the example below
             elif block is not None:
@@ -496,6 +498,8 @@ class RulesDissector(Dissector):
             previous = got
 
 
+#: A convention the user's house keeps, stated as a fact: "We use …", "We never use …", "We do not use …".
+_HOUSE_CONVENTION = re.compile(r"^\W*we\s+(?:never\s+|do not\s+|don't\s+)?use\b", re.I)
 #: A numbered item: "2. Check the roots …".
 _NUMBERED = re.compile(r"^\s*(\d{1,2})[.)]\s")
 #: The people the persona serves, as the subject: "Passengers reach you after …", "Callers are often driving …".
