@@ -748,10 +748,10 @@ def label_said_pasted_below(lines: list[list[Sent]], labels: dict[int, set[Compo
     report below.") or hands it over beside the task ("Here's this week's stock count. Turn it into a CSV …"), up to
     the next blank line, is what they pasted: the task's input, title and fields included, when all of it is left as
     background."""
+    top = 0  # where the paragraph of the line at hand starts
     for li in range(len(lines) - 1):
-        top = li  # the paragraph right above the block
-        while top > 0 and not blank_before[lines[top][0].index]:
-            top -= 1
+        if blank_before[lines[li][0].index]:
+            top = li
         if not blank_before[lines[li + 1][0].index] or not any(_PASTED_BELOW.search(m.text) for m in lines[li]) and \
                 not _hands_over(lines[li], labels) and \
                 not any(_BELOW_ARE.match(m.text) for line in lines[top:li + 1] for m in line):

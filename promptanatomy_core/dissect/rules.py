@@ -112,11 +112,11 @@ def _template_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> s
                 if bare is described and run[0] and labels[run[0] - 1]:
                     out.add(run[0] - 1)  # "Return:" above the fields
     for li, line in enumerate(lines[:-1]):
-        if line[-1].cues == {O} and line[-1].text.rstrip().endswith(":") and _TEMPLATE_WORD.search(line[-1].text):
+        if line[-1].cues == {O} and line[-1].text.rstrip().endswith(":") and _TEMPLATE_WORD.search(line[-1].text) \
+                and not re.match(r"^\W*now\b", line[-1].text, re.I):  # "Now do these … in the same format:": input
             end = li + 1  # the parts are read only under such a line ("## Changes", an input label elsewhere, too)
             while end < len(lines) and _template_part(lines[end]) and \
-                    (end == li + 1 or not blank_before[lines[end][0].index]) and \
-                    not re.match(r"^\W*now\b", line[-1].text, re.I):
+                    (end == li + 1 or not blank_before[lines[end][0].index]):
                 end += 1
             out.update(range(li + 1, end) if end - li > 2 else ())
     return out
