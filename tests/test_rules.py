@@ -4313,6 +4313,14 @@ def test_a_house_convention_stated_as_a_fact_under_a_style_heading_is_background
                              "- Keep headlines under 10 words.")] == ["A", "O"], got
 
 
+def test_a_label_over_what_the_codes_mean_is_consulted() -> None:
+    prompt = ("Write an inspection note for each fault below and give each a priority code (P1, P2 or P3).\n"
+              "Code meanings:\nP1 – Unsafe, fix today.\nP2 – Fix within a week.\nP3 – Fix at the next visit.\n\n"
+              "Faults:\n1. Handrail loose on the top landing.\n2. Fire door does not close fully.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Code meanings:", "P1 – Unsafe, fix today.")] == ["A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
