@@ -4380,7 +4380,7 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "fulgurite": 0.78, "thermokarst": 0.78, "malpais": 0.86, "coquina": 0.74, "regolith": 0.87, "tufa": 0.83,
                "firn": 0.84, "paternoster": 0.85, "duricrust": 0.78, "grus": 0.82, "saprolite": 0.80, "lapilli": 0.79,
                "scoria": 0.79, "talik": 0.78, "zastruga": 0.82, "gravelbar": 0.82, "boulder": 0.80, "pothole": 0.75,
-               "kettlehole": 0.86, "tafone": 0.83, "clint": 0.74, "hardground": 0.78, "sinkhole": 0.80, "dolina": 0.82,
+               "kettlehole": 0.86, "tafone": 0.84, "clint": 0.74, "hardground": 0.78, "sinkhole": 0.80, "dolina": 0.82,
                "badland": 0.82, "clitter": 0.79, "blockfield": 0.84, "flyggberg": 0.86, "rockglacier": 0.80,
                "fjard": 0.86, "gendarme": 0.78, "blowout": 0.82, "spillway": 0.77, "washout": 0.84}
 
