@@ -4321,6 +4321,17 @@ def test_a_label_over_what_the_codes_mean_is_consulted() -> None:
     assert [got[t] for t in ("Code meanings:", "P1 – Unsafe, fix today.")] == ["A", "A"], got
 
 
+def test_a_label_naming_what_the_task_goes_through_item_by_item_is_the_input() -> None:
+    prompt = ("Rate the difficulty of each puzzle in our new room from 1 to 5.\nPuzzles:\n"
+              "A. A four-letter word lock hidden in painting titles.\nB. A 40-piece jigsaw of a map.\n"
+              "Return a JSON array, one object per puzzle.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Puzzles:", "B. A 40-piece jigsaw of a map.")] == ["D", "D"], got
+    criteria = ("Assess the essay against each rubric criterion.\nRubric criteria:\n- Clear thesis\n- Evidence\n"
+                "Essay:\n{essay}")
+    assert dict(codes(criteria))["- Clear thesis"] == "A"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -579,6 +579,12 @@ _MADE_USING = re.compile(r"^\W*(?:please\s+)?(?:write|draft|build|create|make|ge
                          re.I)
 
 
+#: A task going through material item by item: "Rate the difficulty of each puzzle …" names "Puzzles:" below it;
+#: "For each criterion …", "Assess the lead against each element" go through what is consulted.
+_EACH_ITEM = re.compile(r"(?<!\bfor )(?<!\bagainst )(?<!\bto )\b(?:each|every)\s+(?P<words>(?:[\w-]+\s+)?[\w-]+)",
+                        re.I)
+
+
 def _singular(word: str) -> str:
     """A noun without its plural ending, for comparing "tickets" with "Ticket:"."""
     word = word.lower()
@@ -603,7 +609,7 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     ("Glossary:", "<policy>", "Severity levels:") are left as they are."""
     made_from = _named_in_tasks(_MADE_FROM, lines, labels) | _named_in_tasks(_USING_TO_MAKE, lines, labels) | \
         {word for word in _named_in_tasks(_MADE_USING, lines, labels) if not names_consulted(word)}
-    acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from | \
+    acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from | _named_in_tasks(_EACH_ITEM, lines, labels) | \
         (set() if _has_persona(lines, labels) else _named_in_tasks(_CHECKS, lines, labels))
     blocks = []  # (line, its label's parts by group name, the label's name, its head noun)
     for li, line in enumerate(lines):
