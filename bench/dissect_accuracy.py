@@ -161,6 +161,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "dolina (dev after a first blind run)": HERE / "data/dolina_prompts.jsonl",
              "badland (dev after a first blind run)": HERE / "data/badland_prompts.jsonl",
              "clitter (dev after a first blind run)": HERE / "data/clitter_prompts.jsonl",
+             "lagg (dev after a first blind run)": HERE / "data/lagg_prompts.jsonl",
+             "tessera (dev after a first blind run)": HERE / "data/tessera_prompts.jsonl",
+             "stack (dev after a first blind run)": HERE / "data/stack_prompts.jsonl",
+             "pillar (dev after a first blind run)": HERE / "data/pillar_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -315,7 +319,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "gendarme (never looked at)": HERE / "data/gendarme_prompts.jsonl",
              "blowout (never looked at)": HERE / "data/blowout_prompts.jsonl",
              "spillway (never looked at)": HERE / "data/spillway_prompts.jsonl",
-             "washout (never looked at)": HERE / "data/washout_prompts.jsonl"}
+             "washout (never looked at)": HERE / "data/washout_prompts.jsonl",
+             "natch (never looked at)": HERE / "data/natch_prompts.jsonl",
+             "knob (never looked at)": HERE / "data/knob_prompts.jsonl",
+             "terrace (never looked at)": HERE / "data/terrace_prompts.jsonl",
+             "shingle (never looked at)": HERE / "data/shingle_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

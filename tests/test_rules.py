@@ -4393,7 +4393,9 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "scoria": 0.79, "talik": 0.78, "zastruga": 0.82, "gravelbar": 0.82, "boulder": 0.80, "pothole": 0.75,
                "kettlehole": 0.86, "tafone": 0.84, "clint": 0.74, "hardground": 0.78, "sinkhole": 0.80, "dolina": 0.82,
                "badland": 0.82, "clitter": 0.79, "blockfield": 0.84, "flyggberg": 0.86, "rockglacier": 0.80,
-               "fjard": 0.86, "gendarme": 0.78, "blowout": 0.82, "spillway": 0.77, "washout": 0.84}
+               "fjard": 0.86, "gendarme": 0.78, "blowout": 0.82, "spillway": 0.77, "washout": 0.84,
+               "lagg": 0.79, "tessera": 0.80, "stack": 0.79, "pillar": 0.81, "natch": 0.79, "knob": 0.82,
+               "terrace": 0.76, "shingle": 0.79}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
