@@ -4332,6 +4332,17 @@ def test_a_label_naming_what_the_task_goes_through_item_by_item_is_the_input() -
     assert dict(codes(criteria))["- Clear thesis"] == "A"
 
 
+def test_the_fields_under_a_request_to_write_something_are_its_input() -> None:
+    prompt = ("Write a job posting for a seasonal range attendant at {range_name}.\nPay: {hourly_rate} per hour\n"
+              "Hours: {hours_per_week} per week\nDuties: picking the range, filling ball dispensers\n"
+              "Don't use the words \"rockstar\" or \"ninja\".")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Pay: {hourly_rate} per hour", "Hours: {hours_per_week} per week")] == ["D", "D"], got
+    fact = ("Write three captions announcing our new decaf.\nKey facts: Swiss Water Process, $16.50 per bag.\n"
+            "Our audience is 25-40-year-olds who love coffee.")
+    assert dict(codes(fact))["Key facts: Swiss Water Process, $16.50 per bag."] == "A"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

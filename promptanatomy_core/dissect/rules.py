@@ -405,6 +405,7 @@ class RulesDissector(Dissector):
         label_pasted_records(lines, labels)
         label_pasted_code(lines, labels, raw, blank_before)
         label_material_the_task_names(lines, labels, blank_before)
+        _label_fields_written_from(lines, labels, blank_before)
         label_document_headings(lines, labels, blank_before)
         label_style_examples(lines, labels, blank_before)
         label_consulted_tables(lines, labels)
@@ -912,6 +913,24 @@ def _label_material_labels(lines: list[list[Sent]], labels: dict[int, set[Compon
                 not line[-1].reference and not line[-1].cues - {A} and not names_consulted(line[-1].text) and \
                 all(labels[m.index] == {D} and not m.cues for m in below):  # "Our produce supplier just sent this:"
             labels[line[-1].index] = {D}
+
+
+#: A field line: "Pay: {hourly_rate} per hour", "Brand/model: Ping G425".
+_FIELD_LINE = re.compile(r"^\s*[-*•]?\s*[^\W\d_][\w /&'()-]{0,30}:\s+\S")
+
+
+def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                               blank_before: dict[int, bool]) -> None:
+    """The field lines right under a request to write something ("Write a job posting for …" above "Pay: {rate} per
+    hour", "Hours: …") are what it is written from: the task's input, not background; one line alone is that only as
+    a slot ("Party details: {child_name}'s party, {date}"), not as a fact ("Key facts: …", "Our policy: …")."""
+    for li, line in enumerate(lines):
+        if not any(D in labels[m.index] and _CREATE.match(m.text) for m in line):
+            continue
+        fields = list(itertools.takewhile(lambda field: len(field) == 1 and not blank_before[field[0].index] and
+                                          bool(_FIELD_LINE.match(field[0].text)), lines[li + 1:]))
+        if len(fields) > 1 or fields and PLACEHOLDER.search(fields[0][0].text):  # not one line of background
+            labels.update((field[0].index, {D}) for field in fields if labels[field[0].index] == {A})
 
 
 def _label_asides(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
