@@ -4343,6 +4343,14 @@ def test_the_fields_under_a_request_to_write_something_are_its_input() -> None:
     assert dict(codes(fact))["Key facts: Swiss Water Process, $16.50 per bag."] == "A"
 
 
+def test_a_trainees_answer_under_its_label_is_the_input_not_the_answers_form() -> None:
+    prompt = ("Score the trainee's written answer using the rubric.\nRubric:\n- Safety: names one contraindication.\n"
+              "Trainee answer:\n\"Sit with legs straight out.\nFold forward from the hips.\"\n"
+              "Give the score with a one-line justification.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Trainee answer:", "Fold forward from the hips.\"")] == ["D", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
