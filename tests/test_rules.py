@@ -4351,6 +4351,14 @@ def test_a_trainees_answer_under_its_label_is_the_input_not_the_answers_form() -
     assert [got[t] for t in ("Trainee answer:", "Fold forward from the hips.\"")] == ["D", "D"], got
 
 
+def test_using_a_table_to_answer_consults_it_using_a_table_to_show_is_form() -> None:
+    got = dict(codes("Use this conversion table to answer the member's question.\nV0 = 4\nV1 = 5\n\n"
+                     "Question: I climb 6B+, which circuit should I try?"))
+    assert got["Use this conversion table to answer the member's question."] == "D", got
+    assert dict(codes("Compare the three tariffs.\nUse a table to show the yearly cost of each."))[
+        "Use a table to show the yearly cost of each."] == "O"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -487,7 +487,9 @@ OUTPUT = Folded(
     r"\bcite (?:the|each|every|at most|at least|your|sources|\d)|"
     r"\b(?:put|name|cite|give|list|show|mark|add)\b[^.]{0,60}\bin (?:square |round )?(?:brackets|parentheses)\b|"
     r"\b(?P<unit>piece|clause|section|point|item) by (?P=unit)\b|"
-    r"\buse\s+(?:the|this|a|an|our|my)\s+(?:[^.]{0,40}\s)?(?:table|template|layout)\b|"
+    r"\buse\s+(?:the|this|a|an|our|my)\s+(?:[^.]{0,40}\s)?(?:table|template|layout)\b(?!\s+(?:below\s+|above\s+)?to\s+"
+    r"(?:answer|work|calculate|check|decide|convert|look|find|figure|price|estimate|grade|score|assess|judge|"
+    r"classify|match|pick|choose|determine)\b)|"  # not "Use this conversion table to answer …": consulted
     r"\bblank line\b|\bno titles?\b|^\W*sign\s+it\b|\bdon'?t (?:explain|output)\b|\ba short list\b|"
     r"\bin the (?:first|last|opening|final) (?:sentence|line|paragraph)\b|^\W*(?:end|finish|close) on\b|"
     r"^\W*(?:please\s+)?(?:give me|make(?: me)?|make it|put it in|format it as)\s+an?\s+(?:short\s+|simple\s+|"
