@@ -4359,6 +4359,15 @@ def test_using_a_table_to_answer_consults_it_using_a_table_to_show_is_form() -> 
         "Use a table to show the yearly cost of each."] == "O"
 
 
+def test_a_form_then_new_content_added_after_it_is_form_and_task() -> None:
+    got = dict(codes("Compare the two venue quotes below.\n"
+                     "Present it as a table, then add a short paragraph I can use in the printed programme.\n"
+                     "Put the comparison in a table first, then give your recommendation in one short paragraph."))
+    assert [got[t] for t in ("Present it as a table, then add a short paragraph I can use in the printed programme.",
+                             "Put the comparison in a table first, then give your recommendation in one short "
+                             "paragraph.")] == ["DO", "O"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

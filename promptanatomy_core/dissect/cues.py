@@ -973,9 +973,13 @@ def _resolve(cues: set[Component], text: str, foreign: bool) -> set[Component]:
 
 
 #: Content asked for in a second clause of a sentence on the form: "… as a table and tell me how many boards to buy",
-#: "…, and tell them the deposit will be refunded", "… then explain in plain language …".
+#: "…, and tell them the deposit will be refunded", "… then explain in plain language …", "Present it as a table, then
+#: add a short paragraph I can use …" (not "…, then give your recommendation …", the task's answer placed).
 AND_TELLS = _rx(r"\b(?:and|then)\s+(?:also\s+)?(?:tell|explain|suggest|recommend)\s+"
-                r"(?:me|us|them|him|her|in|why|how|what|whether|if|which)\b")
+                r"(?:me|us|them|him|her|in|why|how|what|whether|if|which)\b|"
+                r",\s*then\s+(?:add|list|write|include)\s+(?:an?\s+|one\s+|two\s+|three\s+|some\s+|any\s+)?"
+                r"(?:[\w-]+\s+){0,3}?(?:paragraph|sentences?|recommendation|summary|note|explanation|anything|"
+                r"suggestions?|tips|ideas|risks|questions)\b")
 #: "When the user gives you …", "When I paste …": the arrival of the input, which the task then works on.
 _INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:the user|users|i|someone|a customer|the customer)\s+"
                      r"(?:gives?|sends?|pastes?|provides?|shares?|submits?|uploads?|types?)\s+you\b[^,.]{0,80},\s*")
