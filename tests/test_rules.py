@@ -4368,6 +4368,15 @@ def test_a_form_then_new_content_added_after_it_is_form_and_task() -> None:
                              "paragraph.")] == ["DO", "O"], got
 
 
+def test_a_table_handed_over_for_reference_is_consulted() -> None:
+    prompt = ("A customer with a 13.5 kWh battery wants to know which tariff would suit them best.\n\n"
+              "Here are the tariffs we usually talk people through (for reference only):\n\n"
+              "Tariff | Import | Export\nStandard variable | 24.5p/kWh | n/a\nFlux-style | 17p-38p | 7p-29p\n\n"
+              "Explain which tariff makes most sense for this household.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Tariff | Import | Export", "Flux-style | 17p-38p | 7p-29p")] == ["A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -95,6 +95,12 @@ def _table_lines(lines: list[list[Sent]]) -> tuple[set[int], set[int]]:
 _DESCRIBED_FIELD = re.compile(r"^\s*[-*]?\s*[\w ]{1,30}:\s*<[^<>\n]+>(?:\s*\W{0,3}\s*<[^<>\n]+>)*\s*$")
 
 
+def _consulted_intro(intro: Sent) -> bool:
+    """A line handing over material to consult: "Here are the tariffs we usually talk people through (prices as of
+    this month, for reference only):"."""
+    return intro.text.rstrip().endswith(":") and intro.cues == {A} and opens_material(intro.text)
+
+
 def _template_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> set[int]:
     """An answer template: three or more lines in a row that are only a label ("Company:", "Budget:", "Deal stage
     (one of: …):") or a field described in angle brackets ("level: <URGENT|ROUTINE>"): what the answer fills in; and
@@ -250,6 +256,8 @@ class RulesDissector(Dissector):
         demos = demos or contrast
         # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, not material
         material -= {i for run in runs([i in material for i in range(len(lines))]) if demos & set(run) for i in run}
+        material -= {i for run in runs([i in material for i in range(len(lines))]) if run[0] and
+                     _consulted_intro(lines[run[0] - 1][-1]) for i in run}
         template = _template_lines(lines, blank_before)
         data_after = _only_data_after(lines)
         closing_lines: dict[str, list[int]] = {}  # tag name: the lines that are its closing tag, in order
