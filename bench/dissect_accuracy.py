@@ -165,6 +165,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "tessera (dev after a first blind run)": HERE / "data/tessera_prompts.jsonl",
              "stack (dev after a first blind run)": HERE / "data/stack_prompts.jsonl",
              "pillar (dev after a first blind run)": HERE / "data/pillar_prompts.jsonl",
+             "coombe (dev after a first blind run)": HERE / "data/coombe_prompts.jsonl",
+             "dingle (dev after a first blind run)": HERE / "data/dingle_prompts.jsonl",
+             "corry (dev after a first blind run)": HERE / "data/corry_prompts.jsonl",
+             "scaur (dev after a first blind run)": HERE / "data/scaur_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -323,7 +327,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "natch (never looked at)": HERE / "data/natch_prompts.jsonl",
              "knob (never looked at)": HERE / "data/knob_prompts.jsonl",
              "terrace (never looked at)": HERE / "data/terrace_prompts.jsonl",
-             "shingle (never looked at)": HERE / "data/shingle_prompts.jsonl"}
+             "shingle (never looked at)": HERE / "data/shingle_prompts.jsonl",
+             "howe (never looked at)": HERE / "data/howe_prompts.jsonl",
+             "rigg (never looked at)": HERE / "data/rigg_prompts.jsonl",
+             "sike (never looked at)": HERE / "data/sike_prompts.jsonl",
+             "slack (never looked at)": HERE / "data/slack_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

@@ -33,7 +33,8 @@ STANDARD_SETS = (
     "tufa saprolite lapilli scoria talik firn paternoster duricrust grus zastruga gravelbar boulder pothole "
     "kettlehole tafone clint hardground blockfield flyggberg rockglacier fjard sinkhole dolina badland clitter "
     "gendarme blowout spillway washout "
-    "lagg tessera stack pillar natch knob terrace shingle"
+    "lagg tessera stack pillar natch knob terrace shingle "
+    "coombe dingle corry scaur howe rigg sike slack"
 ).split()
 SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),

@@ -4440,7 +4440,8 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "badland": 0.82, "clitter": 0.79, "blockfield": 0.84, "flyggberg": 0.86, "rockglacier": 0.80,
                "fjard": 0.86, "gendarme": 0.78, "blowout": 0.82, "spillway": 0.77, "washout": 0.84,
                "lagg": 0.79, "tessera": 0.80, "stack": 0.79, "pillar": 0.81, "natch": 0.79, "knob": 0.82,
-               "terrace": 0.76, "shingle": 0.79}
+               "terrace": 0.76, "shingle": 0.79, "coombe": 0.82, "dingle": 0.82, "corry": 0.81, "scaur": 0.77,
+               "howe": 0.87, "rigg": 0.80, "sike": 0.82, "slack": 0.82}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
