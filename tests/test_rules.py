@@ -4377,6 +4377,17 @@ def test_a_table_handed_over_for_reference_is_consulted() -> None:
     assert [got[t] for t in ("Tariff | Import | Export", "Flux-style | 17p-38p | 7p-29p")] == ["A", "A"], got
 
 
+def test_the_block_under_a_label_right_below_the_first_request_to_write_is_its_input() -> None:
+    prompt = ("Write a job advert for a part-time reformer Pilates instructor.\n\nDetails:\n"
+              "- 8-12 classes per week, mostly early mornings.\n- Bonus if they can also teach mat.\n\n"
+              "Our tone is warm and down-to-earth.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Details:", "- Bonus if they can also teach mat.")] == ["D", "D"], got
+    facts = ("Draft a press release announcing our first factory in Porto.\nKey facts:\n- 120 new jobs\n"
+             "- Investment: €18 million\nAround 400 words.")
+    assert dict(codes(facts))["- 120 new jobs"] == "A"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -931,7 +931,10 @@ def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Co
                                blank_before: dict[int, bool]) -> None:
     """The field lines right under a request to write something ("Write a job posting for …" above "Pay: {rate} per
     hour", "Hours: …") are what it is written from: the task's input, not background; one line alone is that only as
-    a slot ("Party details: {child_name}'s party, {date}"), not as a fact ("Key facts: …", "Our policy: …")."""
+    a slot ("Party details: {child_name}'s party, {date}"), not as a fact ("Key facts: …", "Our policy: …"). So is
+    the block under a label right below the prompt's first request ("Write a job advert …" above "Details:" and its
+    list), unless the label names background or what is consulted ("Key facts:", "Account summary:")."""
+    first_task = next((li for li, line in enumerate(lines) if any(D in labels[m.index] for m in line)), None)
     for li, line in enumerate(lines):
         if not any(D in labels[m.index] and _CREATE.match(m.text) for m in line):
             continue
@@ -939,6 +942,24 @@ def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Co
                                           bool(_FIELD_LINE.match(field[0].text)), lines[li + 1:]))
         if len(fields) > 1 or fields and PLACEHOLDER.search(fields[0][0].text):  # not one line of background
             labels.update((field[0].index, {D}) for field in fields if labels[field[0].index] == {A})
+        elif li == first_task and li + 2 < len(lines) and len(lines[li + 1]) == 1 and \
+                _names_what_is_written_from(lines[li + 1][0].text):
+            block = lines[li + 1:li + 2] + list(itertools.takewhile(lambda item: not blank_before[item[0].index],
+                                                                    lines[li + 2:]))
+            if all(labels[m.index] == {A} for item in block for m in item):
+                labels.update((m.index, {D}) for item in block for m in item)
+
+
+#: Labels over what a text may draw on rather than be written from: "Key facts:", "Background:", "About us:", and
+#: labels that say something ("Each individual is a dict like:").
+_BACKGROUND_LABEL = re.compile(r"\b(?:facts|background|context|notes|summary|info|information|about|is|are|like)\b",
+                               re.I)
+
+
+def _names_what_is_written_from(text: str) -> bool:
+    """Whether a bare label may name what a text is written from ("Details:", "Events this month:")."""
+    return bare_label(text) and not names_consulted(text) and not REFERENCE.search(text) and \
+        not _BACKGROUND_LABEL.search(text)
 
 
 def _label_asides(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
