@@ -4378,11 +4378,11 @@ def test_a_table_handed_over_for_reference_is_consulted() -> None:
 
 
 def test_the_block_under_a_label_right_below_the_first_request_to_write_is_its_input() -> None:
-    prompt = ("Write a job advert for a part-time reformer Pilates instructor.\n\nDetails:\n"
-              "- 8-12 classes per week, mostly early mornings.\n- Bonus if they can also teach mat.\n\n"
-              "Our tone is warm and down-to-earth.")
+    prompt = ("Write the June newsletter for Stillpoint Yoga.\n\nEvents this month:\n"
+              "- Summer solstice sun salutations, Friday 21 June.\n- Studio closed Monday 17 June.\n\n"
+              "Keep it under 350 words.")
     got = dict(codes(prompt))
-    assert [got[t] for t in ("Details:", "- Bonus if they can also teach mat.")] == ["D", "D"], got
+    assert [got[t] for t in ("Events this month:", "- Studio closed Monday 17 June.")] == ["D", "D"], got
     facts = ("Draft a press release announcing our first factory in Porto.\nKey facts:\n- 120 new jobs\n"
              "- Investment: €18 million\nAround 400 words.")
     assert dict(codes(facts))["- 120 new jobs"] == "A"
