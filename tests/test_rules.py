@@ -4388,6 +4388,14 @@ def test_the_block_under_a_label_right_below_the_first_request_to_write_is_its_i
     assert dict(codes(facts))["- 120 new jobs"] == "A"
 
 
+def test_here_is_the_style_we_use_opens_examples() -> None:
+    prompt = ("Write three Instagram captions for photos of dogs after a groom.\nHere's the style we use:\n"
+              "\"Fresh, fluffy and fabulous. Bonnie the bichon had her summer cut today.\n#FurryGodmother\"\n"
+              "Keep each under 200 characters and include the hashtag.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Here's the style we use:", "#FurryGodmother\"")] == ["E", "E"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
