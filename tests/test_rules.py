@@ -4396,6 +4396,18 @@ def test_here_is_the_style_we_use_opens_examples() -> None:
     assert [got[t] for t in ("Here's the style we use:", "#FurryGodmother\"")] == ["E", "E"], got
 
 
+def test_what_a_recommendation_picks_from_is_consulted_the_choices_of_a_question_are_not() -> None:
+    prompt = ("Our watch strap range:\n- Leather (calf): 18, 20, 22 mm, £35\n- Rubber (FKM): 20, 22 mm, £55\n"
+              "- NATO (nylon): 18, 20, 22 mm, £15\nA customer says: \"I've got a dive watch with 20mm lugs.\"\n"
+              "Recommend up to two straps from the range and say why in a sentence each.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Our watch strap range:", "- Rubber (FKM): 20, 22 mm, £55")] == ["A", "A"], got
+    question = ("Pick the most sensible answer to the question from the choices given.\n"
+                "Question: Where would you keep a spare key?\nChoices:\nA. under a flower pot\nB. at the post office\n"
+                "Reply with the letter only.")
+    assert dict(codes(question))["B. at the post office"] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -492,7 +492,8 @@ def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Componen
         above = run[0] - 1
         figures = sum(bool(re.search(r"\d", values[li])) for li in run)
         if len(run) < 3 or figures * 2 < len(run) or \
-                any(names_consulted(lines[li][-1].text) for li in range(max(above - 2, 0), above + 1)):
+                any(names_consulted(lines[li][-1].text) for li in range(max(above - 2, 0), above + 1)) or \
+                above >= 0 and _consulted_by_task(lines[above][-1].text, lines):
             continue  # a record has figures ("$1,284.33", "238 mg/dL"), definitions have none; "Product information:"
         if above >= 0 and lines[above][-1].text.rstrip().endswith(":") and labels[lines[above][-1].index] == {A}:
             run = [above, *run]

@@ -799,6 +799,7 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
     task = " ".join(m.text for line in lines for m in line if D in labels[m.index] and key_value(m.text) is None)
     owned = re.sub(r"(?<=\w)['’]s\b", "", task)  # "the adjuster's notes" names "Adjuster notes:"
     below = bool(re.search(r"\b(?:below|following)\b", task, re.I))  # titles without a colon count only then
+    consulted = works_by([task])  # "Recommend up to two straps from the range": the range is consulted
     named = block = False
     listed = False  # the block under a bare label is a list: a line that is no item ends it
     heads: dict[str, bool] = {}  # whether the task names a label's noun, a key, asked once each
@@ -819,7 +820,8 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
             head = head_noun(label.text)
             if head not in heads:  # not what the answer may only draw on ("only the facts in our security profile")
                 heads[head] = bool(re.search(_ACTED_ON + re.escape(head) + r"s?\b", owned, re.I)) or \
-                    not (label.reference or REFERENCE.search(label.text) or CONSULTED_NOUN.fullmatch(head)) and \
+                    not (label.reference or REFERENCE.search(label.text) or CONSULTED_NOUN.fullmatch(head) or
+                         head.lower() in consulted) and \
                     bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I)) and \
                     not re.search(r"\bonly\b[^.]{0,40}\b" + re.escape(head) + r"s?\b", owned, re.I)
             named = block = label_above = heads[head]
