@@ -4408,6 +4408,20 @@ def test_what_a_recommendation_picks_from_is_consulted_the_choices_of_a_question
     assert dict(codes(question))["B. at the post office"] == "D"
 
 
+def test_past_replies_given_so_you_can_copy_my_style_are_examples_through_their_review_labels() -> None:
+    prompt = ("I want you to act as the owner of Bluebell Wood Glamping replying to guest reviews.\n"
+              "Below are two of my past replies so you can copy my style.\n\n"
+              "Review (5 stars): \"Magical stay in the treehouse!\"\n"
+              "Reply: Thank you so much, Priya! Come back soon.\n\n"
+              "Review (2 stars): \"The hot tub was lukewarm.\"\nReply: Thanks, Mark, and sorry about the hot tub.\n\n"
+              "Now reply to this review:\nReview (3 stars): \"The track down to the site is really rough.\"")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Below are two of my past replies so you can copy my style.",
+                             "Review (2 stars): \"The hot tub was lukewarm.\"",
+                             "Review (3 stars): \"The track down to the site is really rough.\"")] == \
+        ["E", "E", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -445,7 +445,8 @@ class RulesDissector(Dissector):
         if PLACEHOLDER.search(first.text) or (first.input_label and (li == len(lines) - 1 or next_is_slot or
                                                                      first.text.lstrip().startswith("#"))):
             return True  # the open query, its slot, or a markdown heading over the input ("## Ticket")
-        if re.match(r"^\W*now\b", first.text, re.I) or (is_imperative(first.text) and key_value(first.text) is None) \
+        if re.match(r"^\W*now\b", first.text, re.I) or \
+                (is_imperative(first.text) and key_value(first.text) is None and not first.input_label) \
                 or _ITEMS_TO_DO.match(first.text):
             return True
         quoted = re.match(r"^[^:\n]{1,30}:\s*[\"“]", first.text)  # 'Broker: "Any chance …"': a line of an example
