@@ -4422,6 +4422,14 @@ def test_past_replies_given_so_you_can_copy_my_style_are_examples_through_their_
         ["E", "E", "D"], got
 
 
+def test_a_yaml_template_of_described_fields_is_form_with_the_keys_they_nest_under() -> None:
+    prompt = ("Generate the end-of-season shutdown checklist for one glamping unit, as YAML in the format below.\n\n"
+              "unit: <unit name>\ntype: <bell tent | pod | yurt>\ntasks:\n  - area: <area>\n    task: <what to do>\n"
+              "    done: false\n\nInclude at least 15 tasks.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("unit: <unit name>", "tasks:", "task: <what to do>")] == ["O", "O", "O"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

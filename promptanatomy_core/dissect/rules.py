@@ -101,19 +101,26 @@ def _consulted_intro(intro: Sent) -> bool:
     return intro.text.rstrip().endswith(":") and intro.cues == {A} and opens_material(intro.text)
 
 
+#: A key on its own, over the fields nested under it: "tasks:" above "- area: <area>".
+_KEY_ONLY = re.compile(r"^\s*[-*]?\s*[\w-]{1,30}:\s*$")
+
+
 def _template_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> set[int]:
     """An answer template: three or more lines in a row that are only a label ("Company:", "Budget:", "Deal stage
-    (one of: …):") or a field described in angle brackets ("level: <URGENT|ROUTINE>"): what the answer fills in; and
+    (one of: …):") or a field described in angle brackets ("level: <URGENT|ROUTINE>"), or such fields with the keys
+    they nest under ("tasks:" above "- area: <area>"): what the answer fills in; and
     the headings and described parts right under "Use this structure:" ("## Summary", "<2-3 sentences>")."""
     def shaped(shape: re.Pattern[str]) -> list[bool]:
         return [len(line) == 1 and bool(shape.match(line[0].text)) and not line[0].input_label for line in lines]
 
     labels, described = shaped(LABEL_ONLY), shaped(_DESCRIBED_FIELD)
+    either = [label or field or key for label, field, key in zip(labels, described, shaped(_KEY_ONLY))]
     out: set[int] = set()
-    for bare in (labels, described):
+    for bare in (labels, described, either):
         # a run that ends the prompt is the open slots the answer continues, not a template
         for run in runs(bare):
-            if len(run) >= 3 and run[-1] < len(lines) - 1:
+            if len(run) >= 3 and run[-1] < len(lines) - 1 and \
+                    (bare is not either or sum(described[li] for li in run) >= 3):
                 out.update(run)
                 if bare is described and run[0] and labels[run[0] - 1]:
                     out.add(run[0] - 1)  # "Return:" above the fields
