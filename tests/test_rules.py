@@ -4430,6 +4430,16 @@ def test_a_yaml_template_of_described_fields_is_form_with_the_keys_they_nest_und
     assert [got[t] for t in ("unit: <unit name>", "tasks:", "task: <what to do>")] == ["O", "O", "O"], got
 
 
+def test_records_inside_a_tag_the_task_consults_stay_background() -> None:
+    prompt = ("Answer the guest's question using only the extracts from the campsite handbook below.\n<handbook>\n"
+              "Arrivals: Pitches are available from 1pm.\nFires: Firewood can be bought for £7 a bag.\n"
+              "Water: Drinking water taps are by the barn and at the top of Field 2.\n</handbook>\n"
+              "Guest question: can we have a campfire at our pitch?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Arrivals: Pitches are available from 1pm.",
+                             "Fires: Firewood can be bought for £7 a bag.")] == ["A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -10,8 +10,8 @@ import re
 
 from ..types import Component
 from . import languages
-from .cues import (CONDITIONS_BELOW, DESCRIBES_ASSISTANT, INPUT_LABEL, MY_MATERIAL, PLACEHOLDER, REFERENCE, A, D, E,
-                   O, R, heading_topic, key_value)
+from .cues import (CONDITIONS_BELOW, DESCRIBES_ASSISTANT, INPUT_LABEL, MY_MATERIAL, OPENING_TAG, PLACEHOLDER, REFERENCE,
+                   A, D, E, O, R, heading_topic, key_value)
 from .material import DELIMITER, OPENING_QUOTE, runs
 from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, paragraph_end, table_row, works_by
 
@@ -467,6 +467,15 @@ def _named_as_consulted(noun: str, lines: list[list[Sent]]) -> bool:
     return noun.lower() in works_by(m.text for line in lines for m in line)  # the sentence may be left as background
 
 
+def _consulted_tag(text: str, lines: list[list[Sent]], labels: dict[int, set[Component]]) -> bool:
+    """Whether ``text`` opens a tag the task says it consults ("<handbook>" under "Answer … using only the extracts
+    from the campsite handbook below")."""
+    tag = OPENING_TAG.match(text)
+    named = re.compile(r"\b" + re.escape(tag[1]) + r"s?\b", re.I) if tag else None
+    return named is not None and any(D in labels[m.index] and _CONSULTS_BELOW.search(m.text) and named.search(m.text)
+                                     for line in lines for m in line)
+
+
 def _asked_over(lines: list[list[Sent]], li: int, labels: dict[int, set[Component]]) -> list[Sent]:
     """The line above the user's question that stands right above a paste ("dbt run failed last night, log below" +
     "whats wrong and how do i fix it" + the log): it may be the one that points at it."""
@@ -493,7 +502,8 @@ def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Componen
         figures = sum(bool(re.search(r"\d", values[li])) for li in run)
         if len(run) < 3 or figures * 2 < len(run) or \
                 any(names_consulted(lines[li][-1].text) for li in range(max(above - 2, 0), above + 1)) or \
-                above >= 0 and _consulted_by_task(lines[above][-1].text, lines):
+                above >= 0 and (_consulted_by_task(lines[above][-1].text, lines) or
+                                 _consulted_tag(lines[above][-1].text, lines, labels)):
             continue  # a record has figures ("$1,284.33", "238 mg/dL"), definitions have none; "Product information:"
         if above >= 0 and lines[above][-1].text.rstrip().endswith(":") and labels[lines[above][-1].index] == {A}:
             run = [above, *run]
