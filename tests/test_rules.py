@@ -4440,6 +4440,14 @@ def test_records_inside_a_tag_the_task_consults_stay_background() -> None:
                              "Fires: Firewood can be bought for £7 a bag.")] == ["A", "A"], got
 
 
+def test_fields_whose_keys_carry_a_note_in_brackets_are_a_pasted_record() -> None:
+    prompt = ("We're replanting a 2 ha block and I'd like your read on this soil report.\n\n"
+              "SOIL ANALYSIS – Block 4\nOrganic matter: 2.1%\nPhosphorus (P): 18 mg/kg\nPotassium (K): 95 mg/kg\n"
+              "Magnesium (Mg): 60 mg/kg\n\nWhat would you correct before planting?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Phosphorus (P): 18 mg/kg", "Magnesium (Mg): 60 mg/kg")] == ["D", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -671,7 +671,8 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (languages.ROLE_HEADING, R),
     (languages.TASK_HEADING, D),
 )
-_KEY = re.compile(r"^[\s*>\-]*([A-ZÀ-ÖØ-ÞĐА-ЯЁ][\w '’-]{0,30}?)\s*:\s*(.*)$", re.S)  # "Đánh giá: …", "Резюме:"
+#: A key and its value: "Đánh giá: …", "Резюме:", a key with a note on it: "Phosphorus (P): 18 mg/kg".
+_KEY = re.compile(r"^[\s*>\-]*([A-ZÀ-ÖØ-ÞĐА-ЯЁ][\w '’-]{0,30}?(?:\s*\([^()\n]{1,30}\))?)\s*:\s*(.*)$", re.S)
 
 
 #: A line of SQL (or another language that shouts its keywords): no instruction, whatever its first word.
