@@ -96,8 +96,8 @@ _DESCRIBED_FIELD = re.compile(r"^\s*[-*]?\s*[\w ]{1,30}:\s*<[^<>\n]+>(?:\s*\W{0,
 
 
 def _consulted_intro(intro: Sent) -> bool:
-    """A line handing over material to consult: "Here are the tariffs we usually talk people through (prices as of
-    this month, for reference only):"."""
+    """Whether a line hands over material to consult: "Here are the tariffs we usually talk people through (prices
+    as of this month, for reference only):"."""
     return intro.text.rstrip().endswith(":") and intro.cues == {A} and opens_material(intro.text)
 
 
@@ -261,10 +261,10 @@ class RulesDissector(Dissector):
             demos, queries = repeated_label_demos(lines, blank_before)
         contrast = set() if demos else contrast_demos(lines, blank_before)
         demos = demos or contrast
-        # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, not material
-        material -= {i for run in runs([i in material for i in range(len(lines))]) if demos & set(run) for i in run}
-        material -= {i for run in runs([i in material for i in range(len(lines))]) if run[0] and
-                     _consulted_intro(lines[run[0] - 1][-1]) for i in run}
+        # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, and rows
+        # handed over to consult are background: neither is material
+        material -= {i for run in runs([i in material for i in range(len(lines))])
+                     if demos & set(run) or run[0] and _consulted_intro(lines[run[0] - 1][-1]) for i in run}
         template = _template_lines(lines, blank_before)
         data_after = _only_data_after(lines)
         closing_lines: dict[str, list[int]] = {}  # tag name: the lines that are its closing tag, in order
