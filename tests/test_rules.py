@@ -4448,6 +4448,14 @@ def test_fields_whose_keys_carry_a_note_in_brackets_are_a_pasted_record() -> Non
     assert [got[t] for t in ("Phosphorus (P): 18 mg/kg", "Magnesium (Mg): 60 mg/kg")] == ["D", "D"], got
 
 
+def test_an_inputs_key_of_a_configured_prompt_holds_the_tasks_input() -> None:
+    prompt = ("task: write the weekly rehearsal reminder for the choir WhatsApp group\ninputs:\n"
+              "  rehearsal_date: \"Tuesday 4 March\"\n  venue: \"Eastfield Methodist Hall\"\nconstraints:\n"
+              "  - don't mention subs or money\noutput:\n  length: \"max 80 words\"")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("inputs:", "rehearsal_date: \"Tuesday 4 March\"")] == ["D", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

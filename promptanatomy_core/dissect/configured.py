@@ -19,7 +19,7 @@ _BRACKETS = re.compile(r"^\s*[\[\]{}(),]+\s*$")
 #: A key that names the configured assistant itself.
 _AGENT = re.compile(r"\b(?:agent|bot|assistant|router|classifier|app)$")
 #: Keys whose words no heading uses for its section.
-_KEY_TOPICS = {"job": D, "speech": O, "voice": O, "greeting": O, "sign off": O, "traits": R}
+_KEY_TOPICS = {"job": D, "inputs": D, "speech": O, "voice": O, "greeting": O, "sign off": O, "traits": R}
 #: A first line that only titles the file: "# support-bot.yaml — Ledgerly billing assistant", "---".
 _TITLE = re.compile(r"^\s*(?:#.*|-{3,})$")
 
