@@ -4517,9 +4517,9 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "paternoster": 0.85, "duricrust": 0.79, "grus": 0.82, "saprolite": 0.80, "lapilli": 0.81,
                "scoria": 0.80, "talik": 0.78, "zastruga": 0.83, "gravelbar": 0.82, "boulder": 0.82, "pothole": 0.75,
                "kettlehole": 0.87, "tafone": 0.85, "clint": 0.74, "hardground": 0.78, "sinkhole": 0.80, "dolina": 0.83,
-               "badland": 0.82, "clitter": 0.79, "blockfield": 0.84, "flyggberg": 0.86, "rockglacier": 0.80,
+               "badland": 0.83, "clitter": 0.79, "blockfield": 0.84, "flyggberg": 0.86, "rockglacier": 0.80,
                "fjard": 0.86, "gendarme": 0.78, "blowout": 0.82, "spillway": 0.78, "washout": 0.85, "lagg": 0.82,
-               "tessera": 0.81, "stack": 0.80, "pillar": 0.81, "natch": 0.79, "knob": 0.82, "terrace": 0.76,
+               "tessera": 0.81, "stack": 0.80, "pillar": 0.82, "natch": 0.79, "knob": 0.82, "terrace": 0.76,
                "shingle": 0.80, "coombe": 0.83, "dingle": 0.84, "corry": 0.83, "scaur": 0.80, "howe": 0.87,
                "rigg": 0.81, "sike": 0.82, "slack": 0.82}
 
