@@ -4456,6 +4456,13 @@ def test_an_inputs_key_of_a_configured_prompt_holds_the_tasks_input() -> None:
     assert [got[t] for t in ("inputs:", "rehearsal_date: \"Tuesday 4 March\"")] == ["D", "D"], got
 
 
+def test_fields_under_a_request_to_write_may_follow_a_blank_line() -> None:
+    prompt = ("Write the SMS reminder we send the day before a bay booking.\n\n"
+              "Slots available: {first_name}, {bay_number}, {date}, {start_time}\n\nGive me two versions.")
+    got = dict(codes(prompt))
+    assert got["Slots available: {first_name}, {bay_number}, {date}, {start_time}"] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

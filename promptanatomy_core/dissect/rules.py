@@ -940,16 +940,17 @@ _FIELD_LINE = re.compile(r"^\s*[-*•]?\s*[^\W\d_][\w /&'()-]{0,30}:\s+\S")
 def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Component]],
                                blank_before: dict[int, bool]) -> None:
     """The field lines right under a request to write something ("Write a job posting for …" above "Pay: {rate} per
-    hour", "Hours: …") are what it is written from: the task's input, not background; one line alone is that only as
-    a slot ("Party details: {child_name}'s party, {date}"), not as a fact ("Key facts: …", "Our policy: …"). So is
-    the block under a label right below the prompt's first request ("Write a job advert …" above "Details:" and its
-    list), unless the label names background or what is consulted ("Key facts:", "Account summary:")."""
+    hour", "Hours: …"; a blank line may stand between) are what it is written from: the task's input, not
+    background; one line alone is that only as a slot ("Party details: {child_name}'s party, {date}"), not as a fact
+    ("Key facts: …", "Our policy: …"). So is the block under a label right below the prompt's first request ("Write a
+    job advert …" above "Details:" and its list), unless the label names background or what is consulted ("Key
+    facts:", "Account summary:")."""
     first_task = next((li for li, line in enumerate(lines) if any(D in labels[m.index] for m in line)), None)
     for li, line in enumerate(lines):
         if not any(D in labels[m.index] and _CREATE.match(m.text) for m in line):
             continue
-        fields = list(itertools.takewhile(lambda field: len(field) == 1 and not blank_before[field[0].index] and
-                                          bool(_FIELD_LINE.match(field[0].text)), lines[li + 1:]))
+        fields = list(itertools.takewhile(lambda field: len(field) == 1 and bool(_FIELD_LINE.match(field[0].text)) and
+                                          (field is lines[li + 1] or not blank_before[field[0].index]), lines[li + 1:]))
         if len(fields) > 1 or fields and PLACEHOLDER.search(fields[0][0].text):  # not one line of background
             labels.update((field[0].index, {D}) for field in fields if labels[field[0].index] == {A})
         elif li == first_task and li + 2 < len(lines) and len(lines[li + 1]) == 1 and \
