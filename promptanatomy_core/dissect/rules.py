@@ -961,10 +961,9 @@ def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Co
                 labels.update((m.index, {D}) for item in block for m in item)
 
 
-#: Labels over what a text may draw on rather than be written from: "Key facts:", "Background:", "About us:", and
-#: labels that say something ("Each individual is a dict like:").
-_BACKGROUND_LABEL = re.compile(r"\b(?:facts|background|context|notes|summary|info|information|about|is|are|like)\b",
-                               re.I)
+#: Labels over what a text may draw on rather than be written from, in words REFERENCE does not know ("Key facts:",
+#: "Notes:", "About the role:"), and labels that say something ("Each individual is a dict like:").
+_BACKGROUND_LABEL = re.compile(r"\b(?:facts|notes|summary|info|information|about|is|are|like)\b", re.I)
 
 
 def _names_what_is_written_from(text: str) -> bool:
