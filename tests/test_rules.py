@@ -4463,6 +4463,14 @@ def test_fields_under_a_request_to_write_may_follow_a_blank_line() -> None:
     assert got["Slots available: {first_name}, {bay_number}, {date}, {start_time}"] == "D", got
 
 
+def test_a_list_right_under_a_task_pointing_at_this_sequence_is_its_input() -> None:
+    prompt = ("As a prenatal yoga specialist, review this sequence a newer teacher wrote and flag anything unsafe.\n\n"
+              "1. Seated breath awareness, 3 min\n2. Cat-cow, 8 rounds\n3. Full wheel, 3 x 5 breaths\n\n"
+              "Present it as a numbered list.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("1. Seated breath awareness, 3 min", "3. Full wheel, 3 x 5 breaths")] == ["D", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

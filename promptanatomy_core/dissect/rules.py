@@ -879,9 +879,12 @@ _LIST_ITEM_OR_QUOTE = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|\[\d{1,3}\]\s|
 #: "this" standing alone for what the user pastes next: "fill this in pls", "is this real?", "translate this for me".
 _BARE_THIS = re.compile(r"\bthis\b(?=\s*(?:(?:in|into|to|as|out|up|for me|pls|please|real|legit|correct|right)\b|"
                         r"[?!,.]|$))", re.I)
-#: A task pointing at the items after it: "these references", "the following reviews", "Below are …", "the details
-#: below" (group 1: the noun pointed at).
+#: A task pointing at the items after it: "these references", "the following reviews", "this sequence" (a noun for
+#: a list: "this student" points elsewhere), "Below are …", "the details below" (group 1: the noun pointed at).
 _POINTING = re.compile(r"\b(?:the following|these)\s+(?:[\w-]+\s+){0,2}?(\w+)|\b(?:the following|these)\b|"
+                       r"\bthis\s+(?:[\w-]+\s+){0,2}?(?:list|sequence|menu|plan|schedule|itinerary|setlist|programme|"
+                       r"program|line-?up|rota|timetable|agenda|playlist|inventory|checklist|batch|queue|log|"
+                       r"shortlist)\b|"
                        r"^\W*below (?:is|are)\b|"  # "Below are anonymised notes from 6 exit interviews …"
                        r"\b(?:details|specs|specifications|particulars|facts|figures|items)\s+below\b",
                        re.I)  # "Using the details below, write …" above "Price: £245,000"
