@@ -169,6 +169,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "dingle (dev after a first blind run)": HERE / "data/dingle_prompts.jsonl",
              "corry (dev after a first blind run)": HERE / "data/corry_prompts.jsonl",
              "scaur (dev after a first blind run)": HERE / "data/scaur_prompts.jsonl",
+             "dene (dev after a first blind run)": HERE / "data/dene_prompts.jsonl",
+             "clough (dev after a first blind run)": HERE / "data/clough_prompts.jsonl",
+             "nab (dev after a first blind run)": HERE / "data/nab_prompts.jsonl",
+             "bield (dev after a first blind run)": HERE / "data/bield_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -331,7 +335,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "howe (never looked at)": HERE / "data/howe_prompts.jsonl",
              "rigg (never looked at)": HERE / "data/rigg_prompts.jsonl",
              "sike (never looked at)": HERE / "data/sike_prompts.jsonl",
-             "slack (never looked at)": HERE / "data/slack_prompts.jsonl"}
+             "slack (never looked at)": HERE / "data/slack_prompts.jsonl",
+             "stob (never looked at)": HERE / "data/stob_prompts.jsonl",
+             "hause (never looked at)": HERE / "data/hause_prompts.jsonl",
+             "moss (never looked at)": HERE / "data/moss_prompts.jsonl",
+             "rake (never looked at)": HERE / "data/rake_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

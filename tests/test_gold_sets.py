@@ -34,7 +34,8 @@ STANDARD_SETS = (
     "kettlehole tafone clint hardground blockfield flyggberg rockglacier fjard sinkhole dolina badland clitter "
     "gendarme blowout spillway washout "
     "lagg tessera stack pillar natch knob terrace shingle "
-    "coombe dingle corry scaur howe rigg sike slack"
+    "coombe dingle corry scaur howe rigg sike slack "
+    "dene clough nab bield stob hause moss rake"
 ).split()
 SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),
