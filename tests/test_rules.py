@@ -4471,6 +4471,15 @@ def test_a_list_right_under_a_task_pointing_at_this_sequence_is_its_input() -> N
     assert [got[t] for t in ("1. Seated breath awareness, 3 min", "3. Full wheel, 3 x 5 breaths")] == ["D", "D"], got
 
 
+def test_when_someone_sends_you_the_input_the_sentence_states_the_task() -> None:
+    prompt = ("You are an estimating assistant for a carpentry subcontractor.\n"
+              "When a site manager sends you a house type schedule, work through it like this:\n"
+              "1. List every room and the second fix items in it.\n2. Count the doors per plot.")
+    got = dict(codes(prompt))
+    assert got["When a site manager sends you a house type schedule, work through it like this:"] == "D", got
+    assert got["2. Count the doors per plot."] == "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

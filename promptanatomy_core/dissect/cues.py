@@ -983,9 +983,11 @@ AND_TELLS = _rx(r"\b(?:and|then)\s+(?:also\s+)?(?:tell|explain|suggest|recommend
                 r",\s*then\s+(?:add|list|write|include)\s+(?:an?\s+|one\s+|two\s+|three\s+|some\s+|any\s+)?"
                 r"(?:[\w-]+\s+){0,3}?(?:paragraph|sentences?|recommendation|summary|note|explanation|anything|"
                 r"suggestions?|tips|ideas|risks|questions)\b")
-#: "When the user gives you …", "When I paste …": the arrival of the input, which the task then works on.
-_INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:the user|users|i|someone|a customer|the customer)\s+"
-                     r"(?:gives?|sends?|pastes?|provides?|shares?|submits?|uploads?|types?)\s+you\b[^,.]{0,80},\s*")
+#: "When the user gives you …", "When a site manager sends you …", "When I paste …": the arrival of the input,
+#: which the task then works on (not "When I type END", a signal, nor "When a rep pastes …", a case).
+_INPUT_ARRIVES = _rx(r"^\W*(?:when|once|whenever)\s+(?:(?:users|someone|(?:an?|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                     r"(?:gives?|sends?|pastes?|provides?|shares?|submits?|uploads?|types?)\s+you|(?:i|we)\s+"
+                     r"(?:give|send|paste|provide|share|submit|upload)(?:\s+you)?)\b[^,.]{0,80},\s*")
 #: A statement about the team or codebase the task happens in.
 _SETTING_FACT = _rx(r"^\W*(?:the|our)\s+(?:team|repository|repo|project|codebase|company|service)\s+(?:follows|uses|"
                     r"prefers|requires|is|has)\b")
