@@ -4480,6 +4480,12 @@ def test_when_someone_sends_you_the_input_the_sentence_states_the_task() -> None
     assert got["2. Count the doors per plot."] == "D", got
 
 
+def test_go_through_them_states_the_task() -> None:
+    prompt = ("Below are this week's pool water test readings from our dosing log.\n"
+              "Go through them and list every reading that is outside the acceptable range.")
+    assert dict(codes(prompt))["Go through them and list every reading that is outside the acceptable range."] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
