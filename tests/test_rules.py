@@ -4486,6 +4486,15 @@ def test_go_through_them_states_the_task() -> None:
     assert dict(codes(prompt))["Go through them and list every reading that is outside the acceptable range."] == "D"
 
 
+def test_typed_yaml_fields_after_a_task_naming_them_on_its_line_are_the_answers_shape() -> None:
+    prompt = ("Generate a job advert for the jobs board API. The API expects YAML with these fields:\n\n"
+              "title: string, max 70 characters\nlocation: string\npay: string\nrequirements: list of strings\n"
+              "how_to_apply: string\n\nJob details:\nCompany: Cityline Taxis, Stoke-on-Trent")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Generate a job advert for the jobs board API.", "location: string",
+                             "requirements: list of strings")] == ["D", "O", "O"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -204,9 +204,9 @@ _ONE_LINE_JSON = re.compile(r"^\s*[\[{].*[\]}],?\s*$")
 _JSON_KEY = re.compile(r"\"[\w ]+\"\s*:")
 
 
-def json_schema_lines(texts: Sequence[str]) -> set[int]:
+def json_schema_lines(texts: Sequence[str], last_texts: Sequence[str]) -> set[int]:
     """The JSON literals that sketch the answer's shape (most fields typed, not filled in): Output Formatting, not
-    material."""
+    material (``texts``: each line's first sentence, ``last_texts``: its last)."""
     out: set[int] = set()
     for block in _json_blocks(texts):
         inner = [texts[i] for i in block[1:-1] if not _CLOSE_JSON.match(texts[i])]
@@ -217,7 +217,7 @@ def json_schema_lines(texts: Sequence[str]) -> set[int]:
         if _ONE_LINE_JSON.match(t) and len(_TYPED_FIELD.findall(t)) * 2 >= max(2, len(_JSON_KEY.findall(t))) and \
                 not _function_spec(texts, range(i, i + 1)):
             out.add(i)
-    return out | _yaml_schema(texts)
+    return out | _yaml_schema(texts, last_texts)
 
 
 #: A YAML field typed rather than filled in: "- name: string", "trigger: one of [balance_below, …]", "rules:".
@@ -226,9 +226,9 @@ _YAML_FIELD = re.compile(r"^\s*(?:-\s+)?[a-z_][\w-]*:\s*(?:$|(?:" + _TYPE_NAMES 
 _YAML_LINE = re.compile(r"^\s*(?:-\s+)?[a-z_][\w-]*:(?:\s|$)")
 
 
-def _yaml_schema(texts: Sequence[str]) -> set[int]:
-    """A run of four or more YAML fields under a label naming a schema ("Schema:", "Use this YAML shape:"), most of
-    them typed: the answer's shape."""
+def _yaml_schema(texts: Sequence[str], last_texts: Sequence[str]) -> set[int]:
+    """A run of four or more YAML fields under a label naming a schema ("Schema:", "Use this YAML shape:", "The API
+    expects YAML with these fields:" after the task on its line), most of them typed: the answer's shape."""
     out: set[int] = set()
     i = 1
     while i < len(texts):
@@ -236,9 +236,10 @@ def _yaml_schema(texts: Sequence[str]) -> set[int]:
         while end < len(texts) and _YAML_LINE.match(texts[end]):
             end += 1
         typed = sum(bool(_YAML_FIELD.match(t)) for t in texts[i:end])
-        if end - i >= 4 and typed * 3 >= (end - i) * 2 and \
-                re.search(r"\b(?:schema|shape|format|structure)\b[^:]{0,20}:\s*$", texts[i - 1], re.I):
-            out.update(range(i - 1, end))
+        named = re.search(r"\b(?:schema|shape|format|structure|(?P<fields>fields|keys))\b[^:]{0,20}:\s*$",
+                          last_texts[i - 1], re.I)
+        if end - i >= 4 and typed * 3 >= (end - i) * 2 and named:  # a label naming the fields may hold the task too
+            out.update(range(i if named["fields"] or texts[i - 1] != last_texts[i - 1] else i - 1, end))
         i = max(end, i + 1)
     return out
 

@@ -251,7 +251,7 @@ class RulesDissector(Dissector):
                         for i, line in enumerate(lines)}
         raw = [prompt[prompt.rfind("\n", 0, line[0].start) + 1:line[-1].end] for line in lines]
         material = material_lines(raw, [sum(bool(m.cues) for m in line) * 2 > len(line) for line in lines])
-        schema = json_schema_lines([line[0].text for line in lines])
+        schema = json_schema_lines([line[0].text for line in lines], [line[-1].text for line in lines])
         demos, queries = _arrow_lines(lines)
         if not demos:
             demos, queries = _table_lines(lines)
