@@ -4495,6 +4495,17 @@ def test_typed_yaml_fields_after_a_task_naming_them_on_its_line_are_the_answers_
                              "requirements: list of strings")] == ["D", "O", "O"], got
 
 
+def test_replies_we_have_been_happy_with_open_examples() -> None:
+    prompt = ("Write a public reply to the review at the end.\nKeep replies to 2-4 sentences.\n"
+              "Here are two replies we've been happy with:\n"
+              "Review (5 stars, from Rachel): \"Our son loves it.\"\nReply: Thank you so much, Rachel!\n"
+              "Review (2 stars, from Mark): \"Parking is impossible.\"\nReply: Thanks for your feedback, Mark.\n\n"
+              "Review ({stars} stars, from {reviewer_name}): \"{review_text}\"\nReply:")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Here are two replies we've been happy with:", "Reply: Thank you so much, Rachel!",
+                             'Review ({stars} stars, from {reviewer_name}): "{review_text}"')] == ["E", "E", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

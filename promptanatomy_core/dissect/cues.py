@@ -587,6 +587,8 @@ EXAMPLE_START = _rx(r"^[\s*#>\-]*(?:[\w ]{0,40}?\b(?:that|which) (?:have |has )?
                     r"here(?:'s| is) (?:one|an? \w+) (?:that )?(?:i|we) (?:already )?(?:have|wrote|liked|loved|used|"
                     r"made)\b|here are (?:a few|some|two|three|four|five|several|\d+) (?:\w+ )?(?:that |which )?"
                     r"(?:i|we|you) (?:already |really )?(?:like|love|have|wrote|liked|loved|used|made)\b|"
+                    r"here are (?:a few|some|two|three|four|five|several|\d+) (?:\w+ )?(?:that |which )?(?:i|we)"
+                    r"(?:'ve| have| were|'re| are)? (?:been |really |always )?(?:happy|pleased|proud) (?:with|of)\b|"
                     r"here(?:'s| is) (?:the|a|our|my) (?:style|kind of thing|vibe|tone|sort of thing) "
                     r"(?:(?:i'm|i am|we're|we are) (?:after|going for|looking for)|"
                     r"(?:i|we) (?:usually |normally |always )?(?:use|like|love|want|go for))\b|"
