@@ -4506,6 +4506,19 @@ def test_replies_we_have_been_happy_with_open_examples() -> None:
                              'Review ({stars} stars, from {reviewer_name}): "{review_text}"')] == ["E", "E", "D"], got
 
 
+def test_articles_the_task_answers_from_only_are_consulted_not_its_input() -> None:
+    prompt = ("Answer the customer's question using only the bakery's help articles below.\n"
+              "If the articles don't cover it, say you don't know.\n\n[Article 1: Storing our bread]\n"
+              "Our sourdough keeps best in a paper bag for up to 3 days.\nDo not refrigerate it.\n"
+              "[Article 2: Vegan range]\nOur vegan range is marked with a green leaf.\n"
+              "[Article 3: Click and collect]\nOrders placed before 2 pm can be collected the next day.\n\n"
+              "Customer question: can I put your sourdough in the fridge?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("[Article 1: Storing our bread]", "Do not refrigerate it.",
+                             "Orders placed before 2 pm can be collected the next day.",
+                             "Customer question: can I put your sourdough in the fridge?")] == ["A", "A", "A", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

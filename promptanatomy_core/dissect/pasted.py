@@ -440,7 +440,7 @@ def label_pasted_code(lines: list[list[Sent]], labels: dict[int, set[Component]]
         run = range(first, last)
         if len(run) >= 3 and 2 * sum(code[j] for j in run) >= len(run) and \
                 (not li or code[first] and _FAILURE.match(raw[first].lstrip()) or  # a failure opens the run
-                 any(_PASTE_POINTER.search(p) and not names_consulted(p) and
+                 any(_PASTE_POINTER.search(p) and not names_consulted(p) and not works_by([p]) and
                      (not persona or _FIRST_PERSON.search(p))  # a sentence of the line above the run or
                      for p in {m.text for m in lines[li - 1] + lines[first - 1] +
                                _asked_over(lines, li, labels)})) and \

@@ -135,6 +135,12 @@ def _template_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> s
     return out
 
 
+def _entry_noun(label: str) -> str:
+    """The noun an entry's label opens with, lower-cased: "[Article 1: Storing our bread]" -> "article"."""
+    found = re.match(r"\W*([^\W\d_]+)", label)
+    return found[1].lower() if found else ""
+
+
 def _template_part(line: list[Sent]) -> bool:
     """A part of a layout shown under "Use this structure:": a heading or a described part ("<2-3 sentences>"), or a
     short line that asks nothing ("Q1. Question text", "a) option", "name: string")."""
@@ -283,6 +289,7 @@ class RulesDissector(Dissector):
         bare_label = False
         enclosing: str | None = None  # the tag around the task's input ("<code>" … "</code>"): all of it is input
         stated, checked = False, 0
+        consulted_nouns = works_by(m.text for line in lines for m in line)
         headings: set[int] = set()  # a heading ("### Instruction:") announces the task, it does not state it
         announcer = -1  # the sentence that announced the block: a blank line may follow it, not the block's items
         listed = False  # in the block of entries a consulted heading announced across a blank line
@@ -377,6 +384,8 @@ class RulesDissector(Dissector):
             if first.input_label and section is A and _LIST_ITEM_OR_QUOTE.match(first.text) and \
                     not PLACEHOLDER.search(first.text) and (key_value(first.text) or ("", ""))[1]:
                 first.input_label = False  # "- Term: 2 years maximum" under "<standards>": a field of the setting
+            if first.input_label and _entry_noun(first.text) in consulted_nouns:
+                first.input_label = False  # "[Article 1: Storing our bread]" under "… using only the articles below"
             if first.input_label and not first.text.startswith("```"):
                 mode = D
                 opening = OPENING_TAG.match(first.text) if len(line) == 1 else None
