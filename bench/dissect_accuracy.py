@@ -173,6 +173,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "clough (dev after a first blind run)": HERE / "data/clough_prompts.jsonl",
              "nab (dev after a first blind run)": HERE / "data/nab_prompts.jsonl",
              "bield (dev after a first blind run)": HERE / "data/bield_prompts.jsonl",
+             "keld (dev after a first blind run)": HERE / "data/keld_prompts.jsonl",
+             "wyke (dev after a first blind run)": HERE / "data/wyke_prompts.jsonl",
+             "thwaite (dev after a first blind run)": HERE / "data/thwaite_prompts.jsonl",
+             "mere (dev after a first blind run)": HERE / "data/mere_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -339,7 +343,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "stob (never looked at)": HERE / "data/stob_prompts.jsonl",
              "hause (never looked at)": HERE / "data/hause_prompts.jsonl",
              "moss (never looked at)": HERE / "data/moss_prompts.jsonl",
-             "rake (never looked at)": HERE / "data/rake_prompts.jsonl"}
+             "rake (never looked at)": HERE / "data/rake_prompts.jsonl",
+             "raise (never looked at)": HERE / "data/raise_prompts.jsonl",
+             "garth (never looked at)": HERE / "data/garth_prompts.jsonl",
+             "ings (never looked at)": HERE / "data/ings_prompts.jsonl",
+             "hope (never looked at)": HERE / "data/hope_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

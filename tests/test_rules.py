@@ -4585,7 +4585,9 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "tessera": 0.83, "stack": 0.81, "pillar": 0.82, "natch": 0.79, "knob": 0.82, "terrace": 0.76,
                "shingle": 0.80, "coombe": 0.83, "dingle": 0.84, "corry": 0.83, "scaur": 0.80, "howe": 0.87,
                "rigg": 0.81, "sike": 0.82, "slack": 0.82, "dene": 0.86,
-               "clough": 0.81, "nab": 0.81, "bield": 0.80, "stob": 0.80, "hause": 0.82, "moss": 0.82, "rake": 0.79}
+               "clough": 0.81, "nab": 0.81, "bield": 0.80, "stob": 0.80, "hause": 0.82, "moss": 0.82, "rake": 0.79,
+               "keld": 0.75, "wyke": 0.80, "thwaite": 0.80, "mere": 0.74, "raise": 0.85, "garth": 0.83, "ings": 0.78,
+               "hope": 0.81}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
