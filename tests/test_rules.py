@@ -4519,6 +4519,18 @@ def test_articles_the_task_answers_from_only_are_consulted_not_its_input() -> No
                              "Customer question: can I put your sourdough in the fridge?")] == ["A", "A", "A", "D"], got
 
 
+def test_a_block_the_task_makes_something_from_is_its_input_even_under_a_consulted_word() -> None:
+    prompt = ("Create an index for the hearing bundle from the document list below.\n"
+              "Present it as a table with columns Tab, Document, Date, Pages.\n\nDocuments:\n"
+              "Claim form, 03/02/2024, 6 pages\nDefence, 02/03/2024, 11 pages\nReply to defence, 20/03/2024, 4 pages")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Documents:", "Defence, 02/03/2024, 11 pages")] == ["D", "D"], got
+    kept = codes("Draft answers to the questions below using only her positions from the policy notes.\n\n"
+                 "Policy notes:\n- Supports the 2030 fleet target.\n- Opposes the gravel mine.\n\n"
+                 "Questions:\n1. Where do you stand on the gravel mine?")
+    assert dict(kept)["- Opposes the gravel mine."] == "A", kept
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -551,6 +551,9 @@ _ACTS_ON = re.compile(r"\b(?:(?:turn|summari[sz]e|rewrite|review|cluster|group|a
                       r"(?:here (?:are|is)|below (?:are|is)|te paso|voici|hier sind|ecco|i(?:'ve| have) pasted)"
                       r"(?:\s+[\w-]+)?)\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.I)
 
+#: The same where the task does not say it uses only what it names ("Draft answers … using only her positions from
+#: the policy notes" consults them): what it names is acted on even when its label names what is usually consulted.
+_ACTS_ON_FREELY = re.compile(r"^(?!.*\bonly\b).*?" + _ACTS_ON.pattern, re.I)
 
 #: A request to check material it names: "Check the EAN-13 barcodes below …" (a persona's "Check the library facts
 #: below" consults them).
@@ -620,6 +623,7 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     ("Glossary:", "<policy>", "Severity levels:") are left as they are."""
     made_from = _named_in_tasks(_MADE_FROM, lines, labels) | _named_in_tasks(_USING_TO_MAKE, lines, labels) | \
         {word for word in _named_in_tasks(_MADE_USING, lines, labels) if not names_consulted(word)}
+    freely = _named_in_tasks(_ACTS_ON_FREELY, lines, labels)
     acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from | _named_in_tasks(_EACH_ITEM, lines, labels) | \
         (set() if _has_persona(lines, labels) else _named_in_tasks(_CHECKS, lines, labels))
     blocks = []  # (line, its label's parts by group name, the label's name, its head noun)
@@ -631,7 +635,7 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
             blocks.append((li, parts, name, _singular(head_noun(name.replace("_", " ")))))
     named = {noun for *_, noun in blocks if len(noun) >= 4 and noun in acted}  # "Essay:" for "Grade the essay …"
     for li, parts, name, noun in blocks:
-        if labels[lines[li][0].index] != {A} or names_consulted(name) and noun not in made_from or \
+        if labels[lines[li][0].index] != {A} or names_consulted(name) and noun not in made_from | freely or \
                 heading_topic(lines[li][0].text) or \
                 CONDITIONS_BELOW.search(lines[li][0].text):
             continue  # "Reject a joke if it:" is a rule, not the joke
