@@ -4531,6 +4531,22 @@ def test_a_block_the_task_makes_something_from_is_its_input_even_under_a_consult
     assert dict(kept)["- Opposes the gravel mine."] == "A", kept
 
 
+def test_the_figures_under_a_task_pointing_at_this_invoice_are_its_input() -> None:
+    prompt = ("Pull the line items out of this supplier invoice and give them to me as CSV with the header: "
+              "product,qty,unit,unit_price,line_total\n\nINVOICE #44817 - Tamworth Wholesale Meats Ltd\n"
+              "Deliver to: Greaves Family Butchers, Ashby\nDate: 14/03/2024\n\n"
+              "2 x Beef forequarter (approx 48kg each) @ £5.85/kg = 96.4kg = £563.94\n"
+              "1 x Box pork bellies, 6 pcs, 31.2kg @ £4.20/kg = £131.04\n"
+              "3 x Lamb carcass, 19.8kg avg, 59.4kg @ £8.10/kg = £481.14\n"
+              "10 x Natural hog casings, 1 hank @ £14.50 = £145.00\nSubtotal: £1,321.12\nVAT: zero rated\n"
+              "Total: £1,321.12\n\nUse kg as the unit for anything sold by weight and \"each\" for everything else.\n"
+              "Don't include the subtotal or total rows.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("INVOICE #44817 - Tamworth Wholesale Meats Ltd", "Date: 14/03/2024",
+                             "3 x Lamb carcass, 19.8kg avg, 59.4kg @ £8.10/kg = £481.14")] == ["D", "D", "D"], got
+    assert got["Don't include the subtotal or total rows."] != "D", got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

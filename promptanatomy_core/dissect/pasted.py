@@ -806,3 +806,38 @@ def label_numbered_entries_below(lines: list[list[Sent]], labels: dict[int, set[
                 break
             labels.update((m.index, {D}) for m in entry)
             lj = end
+
+
+#: A task pointing at a record of figures it pastes: "Pull the line items out of this supplier invoice …".
+_THIS_RECORD = re.compile(r"\bthis\s+(?:[\w'’-]+\s+){0,2}?(?:invoice|receipt|statement|bill|quote|quotation|"
+                          r"delivery note|timesheet|payslip|spreadsheet|price list)\b", re.I)
+
+
+def label_record_pointed_at(lines: list[list[Sent]], labels: dict[int, set[Component]],
+                            blank_before: dict[int, bool]) -> None:
+    """The paragraphs of figures right under a task that points at "this invoice" (its title, "Date: 14/03/2024",
+    "2 x Beef forequarter … = £563.94") are the record it works on, up to the first paragraph of prose ("Use kg as
+    the unit …")."""
+    for li, line in enumerate(lines[:-1]):
+        task = line[-1]
+        if D not in labels[task.index] or not _THIS_RECORD.search(task.text) or works_by([task.text]) or \
+                key_value(task.text):
+            continue  # not a field of a record ("Fees charged this statement: …")
+        start = li + 1
+        while start < len(lines):
+            end = paragraph_end(lines, blank_before, start)
+            block = lines[start:end]
+            figures = [_figure_line(ln[0].text) for ln in block]
+            if 2 * sum(figures) < len(block) or not all(
+                    labels[m.index] <= {A, D} and (figure or not m.cues) for ln, figure in zip(block, figures)
+                    for m in ln):
+                break
+            labels.update((m.index, {D}) for ln in block for m in ln)
+            start = end
+
+
+def _figure_line(text: str) -> bool:
+    """A line of a record: a short field ("Date: 14/03/2024") or figures not ending a sentence ("Subtotal 180.00"),
+    not prose ("I'm on Excel 365 so dynamic arrays are fine.", "Each item should have: sku, qty, …")."""
+    field = key_value(text)
+    return bool(field and len(field[0].split()) <= 3 or re.search(r"\d", text) and not re.search(r"[.?!]\s*$", text))

@@ -40,8 +40,8 @@ from .material import OPENING_QUOTE, json_schema_lines, material_lines, runs
 from .pasted import (label_announced_items, label_answer_options, label_consulted_tables, label_data_blocks,
                      label_document_headings, label_email_bodies, label_enumerated_entries, label_fenced_material,
                      label_material_above, label_material_the_task_names, label_pasted_code, label_pasted_records,
-                     label_numbered_entries_below, label_prompt_to_rework, label_query_schemas, label_said_pasted_below,
-                     label_style_examples, label_test_cases, label_text_to_rework)
+                     label_numbered_entries_below, label_prompt_to_rework, label_query_schemas, label_record_pointed_at,
+                     label_said_pasted_below, label_style_examples, label_test_cases, label_text_to_rework)
 from .reading import (CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, head_noun, names_consulted,
                       paragraph_end, table_row, works_by)
 
@@ -440,6 +440,7 @@ class RulesDissector(Dissector):
         _label_pasted_paragraph(lines, labels, blank_before)
         label_said_pasted_below(lines, labels, blank_before)
         label_numbered_entries_below(lines, labels, blank_before)
+        label_record_pointed_at(lines, labels, blank_before)
         label_query_schemas(lines, labels)
         _label_markers(lines, labels, sentences)
         _label_dspy_sections(lines, labels)
