@@ -4547,6 +4547,19 @@ def test_the_figures_under_a_task_pointing_at_this_invoice_are_its_input() -> No
     assert got["Don't include the subtotal or total rows."] != "D", got
 
 
+def test_pairs_below_a_task_pointing_at_these_examples_end_before_the_unanswered_query() -> None:
+    prompt = ("Turn my rough job notes into invoice line items, the way I've done in these examples.\n\n"
+              "Notes: front bedroom walls n ceiling 2 coats, fill cracks\nLine items:\n"
+              "- Front bedroom: fill and make good cracks\n- Front bedroom: apply two coats of emulsion\n\n"
+              "Notes: hall woodwork gloss, spindles x 24\nLine items:\n- Hall: apply undercoat and gloss\n"
+              "- Staircase: prepare and paint 24 spindles\n\nNow do this one:\n"
+              "Notes: kitchen strip old paper, line, 2 coats matt")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Notes: front bedroom walls n ceiling 2 coats, fill cracks", "Line items:",
+                             "- Staircase: prepare and paint 24 spindles",
+                             "Notes: kitchen strip old paper, line, 2 coats matt")] == ["E", "E", "E", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

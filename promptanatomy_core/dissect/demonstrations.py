@@ -86,16 +86,23 @@ _POINTS_AT_EXAMPLES = re.compile(r"\b(?:these|the following) examples\b|\blike t
 
 def _pointed_at(lines: list[list[Sent]], found: dict[str, list[int]]) -> set[int]:
     """The lines of two labels that take turns at least twice ("Shade: …", "Name: …", "Shade: …", "Name: …") right
-    below a task that points at them as examples ("… following the style of these examples.")."""
+    below a task that points at them as examples ("… following the style of these examples."), the first label's
+    last use perhaps the query, left unanswered."""
     for key, uses in found.items():
         first = uses[0]
         if len(uses) < 2 or not first or not _POINTS_AT_EXAMPLES.search(lines[first - 1][-1].text):
             continue
-        answers = next((other for other, turns in found.items() if other != key and len(turns) == len(uses) and
+        answers = next((other for other, turns in found.items() if other != key and
+                        len(uses) - 1 <= len(turns) <= len(uses) and
                         all(a < t < b for a, t, b in zip(uses, turns, [*uses[1:], len(lines)]))), None)
         if answers is None:
             continue
-        return set(range(first, found[answers][-1] + 1))
+        if len(found[answers]) == len(uses):
+            return set(range(first, found[answers][-1] + 1))
+        stop = uses[-1]  # the last use is the query ("Now do this one:" + "Notes: kitchen …"); the last answer runs
+        while stop > found[answers][-1] + 1 and any(m.cues or _TURN_TO_QUERY.match(m.text) for m in lines[stop - 1]):
+            stop -= 1  # up to it, its list included
+        return set(range(first, stop))
     return set()
 
 
