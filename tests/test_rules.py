@@ -4560,6 +4560,17 @@ def test_pairs_below_a_task_pointing_at_these_examples_end_before_the_unanswered
                              "Notes: kitchen strip old paper, line, 2 coats matt")] == ["E", "E", "E", "D"], got
 
 
+def test_labelled_lines_each_answered_by_one_line_above_now_tag_these_are_examples() -> None:
+    prompt = ("Tag the sentiment of each Google review as positive, negative or mixed.\n"
+              "Answer with a JSON object per review, one per line, like the examples.\n\n"
+              "Review: Best smoked haddock in Yorkshire.\n{\"sentiment\": \"positive\"}\n\n"
+              "Review: Lovely fish but the queue is ridiculous.\n{\"sentiment\": \"mixed\"}\n\n"
+              "Now tag these:\nReview: Prices have gone up a lot this year.\nReview: Shop smelled off on Tuesday.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Review: Best smoked haddock in Yorkshire.", '{"sentiment": "mixed"}',
+                             "Review: Shop smelled off on Tuesday.")] == ["E", "E", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

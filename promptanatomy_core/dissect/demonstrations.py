@@ -57,7 +57,9 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
                 stop -= 1  # "Now do the same for:" between the demonstrations and the query
             return set(range(uses[0], stop)), set(query)
     demos, queries = _asked_for_one_more(lines, found)
-    return (demos, queries) if demos else (_pointed_at(lines, opening), set())
+    if not demos:
+        demos = _pointed_at(lines, opening)
+    return (demos, queries) if demos else _answered_then_asked(lines, opening)
 
 
 #: The query asked as one more of what the demonstrations show: "Now write one for this situation: {situation}".
@@ -75,6 +77,22 @@ def _asked_for_one_more(lines: list[list[Sent]], found: dict[str, list[int]]) ->
             text = " ".join(m.text for m in lines[li])
             if _ONE_MORE.match(text) and re.search(r"\b" + re.escape(key) + r"\b", text, re.I):
                 return set(range(uses[0], li)), {li}
+    return set(), set()
+
+
+def _answered_then_asked(lines: list[list[Sent]], opening: dict[str, list[int]]) -> tuple[set[int], set[int]]:
+    """(demonstration lines, query lines) when a label's uses are each answered by one unlabelled line ("Review: …"
+    above '{"sentiment": "positive", …}') under a task that speaks of examples, up to a line that turns to the query
+    ("Now tag these:") above more uses of the label, left unanswered."""
+    for uses in opening.values():
+        turn = next((li for li in range(uses[0] + 1, uses[-1]) if _TURN_TO_QUERY.match(lines[li][0].text)), None)
+        if turn is None or not any(re.search(r"\bexamples?\b", m.text, re.I)
+                                   for line in lines[max(uses[0] - 3, 0):uses[0]] for m in line):
+            continue
+        shown, asked = [li for li in uses if li < turn], [li for li in uses if li > turn]
+        if len(shown) >= 2 and asked and asked[0] == turn + 1 and \
+                all(b == a + 2 for a, b in zip(shown, [*shown[1:], turn])):
+            return set(range(shown[0], turn)), set(range(turn + 1, asked[-1] + 1))
     return set(), set()
 
 
