@@ -4571,6 +4571,14 @@ def test_labelled_lines_each_answered_by_one_line_above_now_tag_these_are_exampl
                              "Review: Shop smelled off on Tuesday.")] == ["E", "E", "D"], got
 
 
+def test_questions_as_a_heading_list_what_the_task_answers() -> None:
+    prompt = ("I'm thinking of starting a mobile valeting business.\nCan you help me work out if it's viable?\n\n"
+              "What I know so far:\n- Van: about £14,000\n- Fuel, roughly £60 a week\n\nQuestions:\n"
+              "1. How many jobs a week would I need to cover costs?\n2. What costs have I forgotten?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Questions:", "2. What costs have I forgotten?")] == ["D", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

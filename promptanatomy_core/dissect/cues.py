@@ -639,7 +639,7 @@ ASSISTANT_TITLE = _rx(r"^#{1,2}\s.*\b(?:assistant|master|agent|bot|companion|coa
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"what (?:you|we|i) (?:don'?t|do not|never|won'?t|can'?t|cannot|must not|shouldn'?t) (?:do|handle|help with|"
          r"cover|answer)\b|\bwhat not to do\b|\bdon'?ts\b"), A),  # "## What you don't do": the limits, rules
-    (_rx(r"questions? to (?:answer|address|cover)|key questions"), D),
+    (_rx(r"questions? to (?:answer|address|cover)|key questions|^\W*(?:(?:my|our|the|your) )?questions\W*$"), D),
     (_rx(r"how to (?:respond|reply|speak|talk|write|sound|answer)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|"
          r"how you (?:talk|speak|sound|write|reply|respond|answer)\b|"
          r"\bfinal (?:summary|message|answer|report)\b"), O),

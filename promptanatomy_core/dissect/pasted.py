@@ -352,7 +352,8 @@ def label_announced_items(lines: list[list[Sent]], labels: dict[int, set[Compone
             end += 1  # the items, under labels of their own too ("Went well:", "Didn't go well:")
         items = [m for item in lines[start:end] for m in item]  # with the label over them ("Questions:")
         if end - start >= 2 and all(labels[m.index] <= {A, O, D} for m in items) and \
-                2 * sum(labels[m.index] == {A} for m in items) >= len(items):
+                (2 * sum(labels[m.index] == {A} for m in items) >= len(items) or
+                 all(labels[m.index] == {D} for m in items)):  # read as input already, under "Questions:"
             labels.update((m.index, {D}) for m in items + [m for m in announcing if labels[m.index] == {A}])
 
 
