@@ -289,7 +289,8 @@ class RulesDissector(Dissector):
         bare_label = False
         enclosing: str | None = None  # the tag around the task's input ("<code>" … "</code>"): all of it is input
         stated, checked = False, 0
-        consulted_nouns = works_by(m.text for line in lines for m in line)
+        consulted_nouns = works_by(m.text for line in lines for m in line) if any(
+            line[0].input_label for line in lines) else set()  # what entries' labels may name ("Article 1: …")
         headings: set[int] = set()  # a heading ("### Instruction:") announces the task, it does not state it
         announcer = -1  # the sentence that announced the block: a blank line may follow it, not the block's items
         listed = False  # in the block of entries a consulted heading announced across a blank line
