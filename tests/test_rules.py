@@ -4579,6 +4579,16 @@ def test_questions_as_a_heading_list_what_the_task_answers() -> None:
     assert [got[t] for t in ("Questions:", "2. What costs have I forgotten?")] == ["D", "D"], got
 
 
+def test_guidance_extracts_the_task_answers_from_are_consulted() -> None:
+    prompt = ("Using the guidance extracts below, tell me whether we're allowed to record audio in our cabs.\n\n"
+              "[1] ICO guidance, Video surveillance: \"Audio recording is particularly intrusive.\"\n"
+              "[2] Department for Transport standards, para 4.5: \"Audio recording should only be activated by a panic "
+              "button.\"\n[3] Council licensing policy, section 12: \"Any CCTV system must be an approved system.\"\n\n"
+              "Cite the extract numbers in square brackets after each point.")
+    got = codes(prompt)
+    assert [code for text, code in got if text.startswith("[")] == ["A", "A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

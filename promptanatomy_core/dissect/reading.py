@@ -35,7 +35,8 @@ POINTER = re.compile(r"\b(?:below|following|this|these|here(?:'s| is| are))\b", 
 CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|intents?|categor(?:y|ies)|labels?|codes|"
                             r"codebook|playbook|functions?|tools?|conventions?|polic(?:y|ies)|standards?(?!\s+sql)|"
                             r"taxonomy|glossary|schema|definitions?|information|info|handlers?|agents?|destinations?|"
-                            r"queues?|teams?|departments?|meanings?|legend",  # "Code meanings:" above what C1, C2 mean
+                            r"queues?|teams?|departments?|meanings?|legend|"  # "Code meanings:" above what C1, C2 mean
+                            r"guidance|extracts",  # "Using the guidance extracts below, tell me whether …"
                             re.I)  # not the "Standard SQL" a query is converted to
 
 
