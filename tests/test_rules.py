@@ -4589,6 +4589,19 @@ def test_guidance_extracts_the_task_answers_from_are_consulted() -> None:
     assert [code for text, code in got if text.startswith("[")] == ["A", "A", "A"], got
 
 
+def test_extracts_named_three_words_on_that_the_task_uses_only_are_consulted() -> None:
+    prompt = ("Answer the decorator's question using only the product data sheet extracts below.\n"
+              "If the answer isn't in the extracts, say \"Not covered by the data sheet.\"\n\n"
+              "[Extract 1 - Application]\nApply at temperatures between 5°C and 30°C.\n"
+              "Surfaces must be clean and dry.\n[Extract 2 - Drying and recoating]\n"
+              "Touch dry in 1 hour at 20°C. Recoat after 4 hours.\n[Extract 3 - Coverage]\n"
+              "Up to 10 m² per litre on smooth surfaces.\n\n"
+              "Question: I'm doing a pebbledashed gable end, about 45 m². How much paint do I need?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("[Extract 2 - Drying and recoating]", "Touch dry in 1 hour at 20°C. Recoat after 4 hours.",
+                             "Up to 10 m² per litre on smooth surfaces.")] == ["A", "A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

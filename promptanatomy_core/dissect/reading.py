@@ -41,12 +41,13 @@ CONSULTED_NOUN = re.compile(r"rubric|criteria|criterion|guidelines?|rules?|inten
 
 
 #: A task saying what it works by: "… using only the policy extracts below", "Check the claim against the rules",
-#: "Recommend up to two straps from the range" (not "… from the choices given", the options of a question)
+#: "Recommend up to two straps from the range" (not "… from the choices given", the options of a question), the noun
+#: up to three words on ("… the product data sheet extracts below"), never "the input" the data come in
 #: (group 1 or 2: "only", where it says it works by nothing else; group 3: the noun).
 _WORKS_BY = re.compile(r"\b(?:(?:using|use) (only)|(only) (?:using|use)|against|according to|"
                        r"(?:pick|choose|select|recommend|suggest)\b[^.;:]{0,50}?\bfrom"
                        r"(?!\s+\w+\s+(?:[\w-]+\s+)?(?:choices|options|answers|alternatives)\b))\s+"
-                       r"(?:the|these|this|our)\s+(?:[\w'’-]+\s+){0,2}?([\w-]+?)s?"
+                       r"(?:the|these|this|our)\s+(?:[\w'’-]+\s+){0,3}?(?!inputs?\b)([\w-]+?)s?"
                        r"(?=\s+(?:below|above|given|provided|listed|here|to|for|and|when|that|which)\b|"
                        r"\s*[,.;:)]|\s*$)", re.I)
 
