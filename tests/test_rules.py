@@ -4602,6 +4602,15 @@ def test_extracts_named_three_words_on_that_the_task_uses_only_are_consulted() -
                              "Up to 10 m² per litre on smooth surfaces.")] == ["A", "A", "A"], got
 
 
+def test_rows_headed_by_what_the_task_picks_from_are_not_pasted_material() -> None:
+    prompt = ("You are PawPantry's checkout recommender.\nCatalogue of add-ons (id | name | price | suits):\n"
+              "A1 | Dental chews 10-pack | €6.99 | dogs\nA2 | Salmon treats | €4.49 | cats\n"
+              "A3 | Slow feeder bowl | €12.90 | dogs\n\nCart: {cart_items}\nPet type: {pet_type}\n\n"
+              "Recommend one add-on from the catalogue that suits the pet.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("A2 | Salmon treats | €4.49 | cats", "Cart: {cart_items}")] == ["A", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -268,9 +268,13 @@ class RulesDissector(Dissector):
         contrast = set() if demos else contrast_demos(lines, blank_before)
         demos = demos or contrast
         # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, and rows
-        # handed over to consult are background: neither is material
+        # handed over to consult, or headed by what the task says it works by ("--- PRODUCT SHEET: … ---" under
+        # "… using only the product sheet below"), are background: neither is material
+        worked_by = works_by(m.text for line in lines for m in line) if material else set()
         material -= {i for run in runs([i in material for i in range(len(lines))])
-                     if demos & set(run) or run[0] and _consulted_intro(lines[run[0] - 1][-1]) for i in run}
+                     if demos & set(run) or run[0] and _consulted_intro(lines[run[0] - 1][-1]) or
+                     not worked_by.isdisjoint(word.lower() for word in re.findall(r"[^\W\d_]+", lines[run[0]][0].text))
+                     for i in run}
         template = _template_lines(lines, blank_before)
         data_after = _only_data_after(lines)
         closing_lines: dict[str, list[int]] = {}  # tag name: the lines that are its closing tag, in order
