@@ -270,7 +270,8 @@ class RulesDissector(Dissector):
         # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, and rows
         # handed over to consult, or headed by what the task says it works by ("--- PRODUCT SHEET: … ---" under
         # "… using only the product sheet below"), are background: neither is material
-        worked_by = works_by(m.text for line in lines for m in line) if material else set()
+        worked_by = works_by(m.text for line in lines for m in line) if material or any(
+            line[0].input_label for line in lines) else set()  # what a block's label or header may name
         material -= {i for run in runs([i in material for i in range(len(lines))])
                      if demos & set(run) or run[0] and _consulted_intro(lines[run[0] - 1][-1]) or
                      not worked_by.isdisjoint(word.lower() for word in re.findall(r"[^\W\d_]+", lines[run[0]][0].text))
@@ -293,8 +294,6 @@ class RulesDissector(Dissector):
         bare_label = False
         enclosing: str | None = None  # the tag around the task's input ("<code>" … "</code>"): all of it is input
         stated, checked = False, 0
-        consulted_nouns = works_by(m.text for line in lines for m in line) if any(
-            line[0].input_label for line in lines) else set()  # what entries' labels may name ("Article 1: …")
         headings: set[int] = set()  # a heading ("### Instruction:") announces the task, it does not state it
         announcer = -1  # the sentence that announced the block: a blank line may follow it, not the block's items
         listed = False  # in the block of entries a consulted heading announced across a blank line
@@ -389,7 +388,7 @@ class RulesDissector(Dissector):
             if first.input_label and section is A and _LIST_ITEM_OR_QUOTE.match(first.text) and \
                     not PLACEHOLDER.search(first.text) and (key_value(first.text) or ("", ""))[1]:
                 first.input_label = False  # "- Term: 2 years maximum" under "<standards>": a field of the setting
-            if first.input_label and _entry_noun(first.text) in consulted_nouns:
+            if first.input_label and _entry_noun(first.text) in worked_by:
                 first.input_label = False  # "[Article 1: Storing our bread]" under "… using only the articles below"
             if first.input_label and not first.text.startswith("```"):
                 mode = D
