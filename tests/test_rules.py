@@ -4611,6 +4611,12 @@ def test_rows_headed_by_what_the_task_picks_from_are_not_pasted_material() -> No
     assert [got[t] for t in ("A2 | Salmon treats | €4.49 | cats", "Cart: {cart_items}")] == ["A", "D"], got
 
 
+def test_subheadings_are_the_answers_form_as_headings_are() -> None:
+    prompt = ("Write a blog post giving new drivers your top tips for staying safe on night shifts.\n"
+              "Length 500-700 words.\nUse short subheadings.")
+    assert dict(codes(prompt))["Use short subheadings."] == "O"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
