@@ -4617,6 +4617,21 @@ def test_subheadings_are_the_answers_form_as_headings_are() -> None:
     assert dict(codes(prompt))["Use short subheadings."] == "O"
 
 
+def test_a_heading_naming_what_to_extract_states_the_task() -> None:
+    prompt = ("## Purpose\nTurn each site diary entry into a structured record.\n## What to extract\n"
+              "1. Plot numbers worked on and the stage of each.\n2. Hours worked by each named carpenter.\n"
+              "## Output\nReturn a single JSON object.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("## What to extract", "2. Hours worked by each named carpenter.")] == ["D", "D"], got
+
+
+def test_sums_of_money_are_not_the_givens_of_an_exercise() -> None:
+    prompt = ("## Other information\nThe largest single customer accounts for 31% of revenue.\n"
+              "The directors offer a legal charge over the freehold site (valued at £4.5m in 2024).\n"
+              "## What to write\nWrite the credit memo.\nCalculate pro-forma leverage after the new loan.")
+    got = dict(codes(prompt))
+    assert got["The largest single customer accounts for 31% of revenue."] == "A", got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

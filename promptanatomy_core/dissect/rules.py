@@ -1151,8 +1151,8 @@ def _label_problem_statement(lines: list[list[Sent]], labels: dict[int, set[Comp
 
 
 #: The givens of an exercise: a quantity with its unit or symbol, an equation, a statement quoted as said.
-_GIVEN = re.compile(r"\b[A-Za-z]{1,3}\s?=\s?-?\d|\d\s?(?:mm|km|kg|mg|mL|ms|Hz|kHz|Ω|µF|mH|kW|kN|Pa|kPa|°C|℃|mol|"
-                    r"m|g|L|s|V|A|W|N|K|M)\b|\bsays:")
+_GIVEN = re.compile(r"\b[A-Za-z]{1,3}\s?=\s?-?\d|(?<![£$€\d.,])\d+(?:[.,]\d+)?\s?(?:mm|km|kg|mg|mL|ms|Hz|kHz|Ω|"
+                    r"µF|mH|kW|kN|Pa|kPa|°C|℃|mol|m|g|L|s|V|A|W|N|K|M)\b|\bsays:")  # not a sum: "£4.5m"
 #: A sentence of prose: not a label, a list item, a row, a tag or a numbered passage.
 _PROSE = re.compile(r"^\s*[^\W\d_][^:|]*[^:|\s]\s*$|^\s*[^\W\d_].*\bsays:")
 #: What an exercise asks: "Find:", "Calculate the molarity …", "Berechne …", "Détermine …".
