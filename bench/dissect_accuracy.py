@@ -177,6 +177,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "wyke (dev after a first blind run)": HERE / "data/wyke_prompts.jsonl",
              "thwaite (dev after a first blind run)": HERE / "data/thwaite_prompts.jsonl",
              "mere (dev after a first blind run)": HERE / "data/mere_prompts.jsonl",
+             "intake (dev after a first blind run)": HERE / "data/intake_prompts.jsonl",
+             "gutter (dev after a first blind run)": HERE / "data/gutter_prompts.jsonl",
+             "slade (dev after a first blind run)": HERE / "data/slade_prompts.jsonl",
+             "hagg (dev after a first blind run)": HERE / "data/hagg_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -347,7 +351,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "raise (never looked at)": HERE / "data/raise_prompts.jsonl",
              "garth (never looked at)": HERE / "data/garth_prompts.jsonl",
              "ings (never looked at)": HERE / "data/ings_prompts.jsonl",
-             "hope (never looked at)": HERE / "data/hope_prompts.jsonl"}
+             "hope (never looked at)": HERE / "data/hope_prompts.jsonl",
+             "knott (never looked at)": HERE / "data/knott_prompts.jsonl",
+             "crag (never looked at)": HERE / "data/crag_prompts.jsonl",
+             "dale (never looked at)": HERE / "data/dale_prompts.jsonl",
+             "brow (never looked at)": HERE / "data/brow_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

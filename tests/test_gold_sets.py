@@ -36,7 +36,8 @@ STANDARD_SETS = (
     "lagg tessera stack pillar natch knob terrace shingle "
     "coombe dingle corry scaur howe rigg sike slack "
     "dene clough nab bield stob hause moss rake "
-    "keld wyke thwaite mere raise garth ings hope"
+    "keld wyke thwaite mere raise garth ings hope "
+    "intake gutter slade hagg knott crag dale brow"
 ).split()
 SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),

@@ -4699,7 +4699,9 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "shingle": 0.81, "coombe": 0.83, "dingle": 0.84, "corry": 0.83, "scaur": 0.80, "howe": 0.87,
                "rigg": 0.81, "sike": 0.82, "slack": 0.82, "dene": 0.88, "clough": 0.83, "nab": 0.82, "bield": 0.82,
                "stob": 0.80, "hause": 0.84, "moss": 0.82, "rake": 0.79, "keld": 0.77, "wyke": 0.82, "thwaite": 0.80,
-               "mere": 0.75, "raise": 0.85, "garth": 0.83, "ings": 0.78, "hope": 0.82}
+               "mere": 0.75, "raise": 0.85, "garth": 0.83, "ings": 0.78, "hope": 0.82,
+               "intake": 0.84, "gutter": 0.79, "slade": 0.80, "hagg": 0.76, "knott": 0.80, "crag": 0.82, "dale": 0.88,
+               "brow": 0.83}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
