@@ -4632,6 +4632,15 @@ def test_sums_of_money_are_not_the_givens_of_an_exercise() -> None:
     got = dict(codes(prompt))
     assert got["The largest single customer accounts for 31% of revenue."] == "A", got
 
+def test_headings_naming_topics_to_cover_or_what_to_help_with_state_the_task() -> None:
+    prompt = ("You are the onboarding assistant for a letting agency.\n## Topics to cover, in this order\n"
+              "1. Landlord details: full name, correspondence address, phone, email\n"
+              "2. Property details: address, type, bedrooms, furnishing\n\n## What to help with\n"
+              "- Reading the job ticket and the approved proof\n- Fixing common print problems: pinholes, ghosting")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("## Topics to cover, in this order", "2. Property details: address, type, bedrooms, "
+                             "furnishing", "## What to help with")] == ["D", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -660,8 +660,8 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
          r"\bfields? notes\b|\bnotes on (?:the )?fields\b|\bfield (?:descriptions|rules|definitions)\b"), O),
     (_rx(r"\brole\b|persona|identity|who you are|about you|\bcharacter|you are|" + ASSISTANT_TITLE.pattern), R),
     (_rx(r"\b(?:regulat\w+|compliance|legal|safety)\b"), A),
-    (_rx(r"what to (?:include|cover|ask|collect|mention|extract|write|draft|find|record|pull out)\b|"
-         r"\b(?:details|information|info|things|questions) to (?:collect|gather|ask|capture|cover|include)\b|"
+    (_rx(r"what to (?:include|cover|ask|collect|mention|extract|write|draft|find|record|pull out|help with)\b|"
+         r"\b(?:details|information|info|things|questions|topics) to (?:collect|gather|ask|capture|cover|include)\b|"
          r"\bfields to (?:extract|fill|capture|collect)\b|\bwhat (?:the|your) \w+ (?:must|should) (?:do|cover|contain|"
          r"include)\b"), D),
     (_rx(r"\b(?:task|instruction|objective|goal|purpose|workflow|what to do|steps?\b|your job|mission|"
