@@ -4641,6 +4641,15 @@ def test_headings_naming_topics_to_cover_or_what_to_help_with_state_the_task() -
     assert [got[t] for t in ("## Topics to cover, in this order", "2. Property details: address, type, bedrooms, "
                              "furnishing", "## What to help with")] == ["D", "D", "D"], got
 
+def test_a_field_whose_key_opens_with_a_verb_is_no_instruction() -> None:
+    prompt = ("A parent has filled in our medication consent form.\n"
+              "Staff may only give medicine once the form is complete.\nChild: Oscar Bennett\n"
+              "Medicine: Amoxicillin 250mg/5ml\nDose: 5ml\nStart date: 10/02\nFinish date: 17/02\n"
+              "Last dose at home: 7.45am\nIs anything missing before we can give it?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Start date: 10/02", "Finish date: 17/02", "Last dose at home: 7.45am")] == \
+        ["D", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -890,7 +890,8 @@ def _own_cues(text: str) -> set[Component]:
         found.add(E)
     rhetorical = re.match(r"^\W*(?:why|what if)\b", head, re.I) and len(head.split()) > 2 and \
         not re.search(r"\b(?:i|my|we|our|this)\b", head, re.I)  # "Why does this job fail?", "Why?": the user's question
-    if DIRECTIVE.search(head) or is_imperative(head) or (QUESTION.search(head) and not rhetorical) or \
+    if DIRECTIVE.search(head) and not _VERB_NAMED_FIELD.match(head) or is_imperative(head) or \
+            (QUESTION.search(head) and not rhetorical) or \
             _BARE_QUESTION.search(head) or _HELP_ME.search(head) or _SHOWS_THIS.search(head) or \
             _QUESTION_RUN_ON.match(head) or \
             foreign and languages.DIRECTIVE.search(head):
@@ -925,6 +926,10 @@ def _own_cues(text: str) -> set[Component]:
     return _resolve(found, head, foreign)
 
 
+#: A field whose key opens with a verb, filled in: "Start date: 10/02", "Return time: 5pm", "Check-out date: 3 May".
+_VERB_NAMED_FIELD = _rx(r"^\W*(?:[a-z]+(?:[ -][a-z]+)?[ -](?:date|time|day|name|number|no|type|status|location|"
+                        r"address|total|amount|price|rate|id|code|reference|level|results?|score|count|mileage|"
+                        r"reading)s?|start|finish|rate|score|count)\s*:\s*\S")  # "Start: 9am"
 #: A thing asked for by name and "please", no verb: "quick voyage estimate please.", "Six-word stories, please." (not
 #: "No hashtags please.", a rule).
 _ASKED_PLEASE = _rx(r"^\W*(?!no\b|not\b|without\b)(?:[^\s.?!:;]+\s+){0,4}[^\s.?!:;,]+,?\s+please\W*$")
