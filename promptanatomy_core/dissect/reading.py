@@ -76,6 +76,8 @@ def head_noun(label: str) -> str:
     """The noun a label names its block by: "Claimant statement (signed):" -> "statement", "Notes from X" -> "notes",
     "Facts to use:" -> "facts"."""
     cased = re.sub(r"\([^)]*\)|[^\w\s-]", " ", label).split()
+    while len(cased) > 1 and re.search(r"\d", cased[-1]):
+        cased.pop()  # an identifier or a date names which one: "Purchase order PO-2291" -> "order"
     words = [word.lower() for word in cased]
     shouted = label.isupper()  # "NOTES FROM THE CALL"; in "Final DA (USD):" the "DA" is a name, no "da" of Portuguese
     for i, word in enumerate(words):
