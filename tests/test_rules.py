@@ -4660,6 +4660,16 @@ def test_a_label_naming_its_block_by_an_identifier_is_read_by_the_noun_before_it
     assert [got[t] for t in ("Purchase order PO-2291 (Grimco):", "Invoice INV-88410:",
                              "| Application tape 54in | 2 | $89.00 |")] == ["D", "D", "D"], got
 
+def test_a_task_heading_naming_what_the_task_checks_against_is_consulted() -> None:
+    prompt = ("You are a prepress technician at a commercial offset print shop.\n"
+              "Review the artwork file details below against our press requirements and list every problem.\n"
+              "\nPress requirements:\n- Bleed: 3 mm on all sides\n- Fonts: embedded or outlined\n\n"
+              "Job: {job_name}\nProduct: {product}\nTrim size: {trim_size}\nFile report:\n{preflight_report}\n\n"
+              "For each problem, give the page number and what is wrong.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Press requirements:", "- Bleed: 3 mm on all sides", "Job: {job_name}")] == \
+        ["A", "A", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -20,6 +20,7 @@ blocks around it.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 from collections import Counter
@@ -270,11 +271,12 @@ class RulesDissector(Dissector):
         # a run of "Key: …" lines read as a transcript that holds the demonstrations is the few-shot block, and rows
         # handed over to consult, or headed by what the task says it works by ("--- PRODUCT SHEET: … ---" under
         # "… using only the product sheet below"), are background: neither is material
-        worked_by = works_by(m.text for line in lines for m in line) if material or any(
-            line[0].input_label for line in lines) else set()  # what a block's label or header may name
+        worked_by = functools.cache(lambda: works_by(m.text for line in lines for m in line))  # read when needed:
+        # what a block's label, header or heading may name
         material -= {i for run in runs([i in material for i in range(len(lines))])
                      if demos & set(run) or run[0] and _consulted_intro(lines[run[0] - 1][-1]) or
-                     not worked_by.isdisjoint(word.lower() for word in re.findall(r"[^\W\d_]+", lines[run[0]][0].text))
+                     not worked_by().isdisjoint(word.lower()
+                                                for word in re.findall(r"[^\W\d_]+", lines[run[0]][0].text))
                      for i in run}
         template = _template_lines(lines, blank_before)
         data_after = _only_data_after(lines)
@@ -347,6 +349,8 @@ class RulesDissector(Dissector):
             if heading is A and not first.text.lstrip().startswith("#") and not REFERENCE.search(first.text) and \
                     data_after[li]:
                 heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
+            if heading is D and head_noun(first.text) in worked_by():
+                heading = A  # "Press requirements:" under "Review the artwork against our press requirements"
             if heading is not None and li + 1 in schema:
                 heading = O  # "<schema>" above the JSON the answer must fill in
             if heading is A and mode is E and not first.text.lstrip().startswith(("#", "<", "**")):
@@ -388,7 +392,7 @@ class RulesDissector(Dissector):
             if first.input_label and section is A and _LIST_ITEM_OR_QUOTE.match(first.text) and \
                     not PLACEHOLDER.search(first.text) and (key_value(first.text) or ("", ""))[1]:
                 first.input_label = False  # "- Term: 2 years maximum" under "<standards>": a field of the setting
-            if first.input_label and _entry_noun(first.text) in worked_by:
+            if first.input_label and _entry_noun(first.text) in worked_by():
                 first.input_label = False  # "[Article 1: Storing our bread]" under "… using only the articles below"
             if first.input_label and not first.text.startswith("```"):
                 mode = D
