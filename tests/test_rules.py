@@ -4670,6 +4670,15 @@ def test_a_task_heading_naming_what_the_task_checks_against_is_consulted() -> No
     assert [got[t] for t in ("Press requirements:", "- Bleed: 3 mm on all sides", "Job: {job_name}")] == \
         ["A", "A", "D"], got
 
+def test_no_text_around_the_answers_data_sets_the_form_however_it_is_spelled() -> None:
+    prompt = ("Parse the childminder's message into the YAML structure below.\n"
+              "```yaml\ndate: YYYY-MM-DD\nchildren:\n  - name: string\n```\n"
+              "Don't add any text before or after the YAML.\nNo commentary outside the JSON, please.\n\n"
+              "Message:\nAlfie in at 8, had porridge.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Don't add any text before or after the YAML.",
+                             "No commentary outside the JSON, please.")] == ["O", "O"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

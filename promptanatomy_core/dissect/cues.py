@@ -400,9 +400,9 @@ OUTPUT = Folded(
     r"label\s+it\b|mark\s+it\b|(?:(?<!such )as|with|either)\s+['\"][^'\"]{1,20}['\"]\s+or\s+['\"]|"
     r"(?:in|using)\s+(?:english|french|german|spanish|italian|chinese|japanese|plain language)\b|"
     r"\btone\b|(?<!\w-)\bstyle\b|well-structured|pep\s*8|first person|third person|do not (?:explain|output)\b|"
-    r"do not (?:include|add|use|write)\s+(?:any\s+)?(?:explanations?|commentary|preamble|notes?|text|markdown|"
-    r"emojis?|headings?|code fences|(?:all\s+)?caps|the whole)\b|without (?:any )?(?:explanation|commentary|"
-    r"preamble)|comments? explaining|"
+    r"(?:do not|don'?t|never) (?:include|add|use|write)\s+(?:any\s+)?(?:explanations?|commentary|preamble|notes?|"
+    r"text|markdown|emojis?|headings?|code fences|(?:all\s+)?caps|the whole)\b|"
+    r"without (?:any )?(?:explanation|commentary|preamble)|comments? explaining|"
     r"(?:start|begin|end|sign|close|finish|conclude)\s+(?:your|the|every|each)?\s*"
     r"(?:answer|response|reply|email|letter)?\s*"
     r"(?:with|off)\b" + _STORY_START + r"|"
@@ -899,7 +899,8 @@ def _own_cues(text: str) -> set[Component]:
     classes = _SORTS_INTO.match(head)  # the classes a task sorts into are its content, not the answer's form
     if OUTPUT.search(head) and OUTPUT.search(_SLOT.sub(" ", _MATERIAL.sub(" ", _CLASSES.sub(" ", head) if classes
                                                                   else head))) or \
-            OPTIONS.search(head) and not classes or foreign and languages.OUTPUT.search(head):
+            OPTIONS.search(head) and not classes or foreign and languages.OUTPUT.search(head) or \
+            _TEXT_AROUND.search(head):
         found.add(O)
     if INFO.search(head) or foreign and languages.CONDITION.match(head):
         found.add(A)
@@ -926,6 +927,9 @@ def _own_cues(text: str) -> set[Component]:
     return _resolve(found, head, foreign)
 
 
+#: Nothing around the answer's data: "Don't add any text before or after the YAML.", "No prose outside the JSON."
+_TEXT_AROUND = _rx(r"\b(?:text|prose|commentary|anything|nothing)\s+(?:\w+\s+)?(?:before|after|outside|around)\s+"
+                   r"(?:the|your)\s+(?:json|yaml|csv|xml|code|array|object|table)\b")
 #: A field whose key opens with a verb, filled in: "Start date: 10/02", "Return time: 5pm", "Check-out date: 3 May".
 _VERB_NAMED_FIELD = _rx(r"^\W*(?:[a-z]+(?:[ -][a-z]+)?[ -](?:date|time|day|name|number|no|type|status|location|"
                         r"address|total|amount|price|rate|id|code|reference|level|results?|score|count|mileage|"
