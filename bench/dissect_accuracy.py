@@ -181,6 +181,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "gutter (dev after a first blind run)": HERE / "data/gutter_prompts.jsonl",
              "slade (dev after a first blind run)": HERE / "data/slade_prompts.jsonl",
              "hagg (dev after a first blind run)": HERE / "data/hagg_prompts.jsonl",
+             "yett (dev after a first blind run)": HERE / "data/yett_prompts.jsonl",
+             "heugh (dev after a first blind run)": HERE / "data/heugh_prompts.jsonl",
+             "hirst (dev after a first blind run)": HERE / "data/hirst_prompts.jsonl",
+             "snab (dev after a first blind run)": HERE / "data/snab_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -355,7 +359,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "knott (never looked at)": HERE / "data/knott_prompts.jsonl",
              "crag (never looked at)": HERE / "data/crag_prompts.jsonl",
              "dale (never looked at)": HERE / "data/dale_prompts.jsonl",
-             "brow (never looked at)": HERE / "data/brow_prompts.jsonl"}
+             "brow (never looked at)": HERE / "data/brow_prompts.jsonl",
+             "wath (never looked at)": HERE / "data/wath_prompts.jsonl",
+             "laithe (never looked at)": HERE / "data/laithe_prompts.jsonl",
+             "croft (never looked at)": HERE / "data/croft_prompts.jsonl",
+             "holme (never looked at)": HERE / "data/holme_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

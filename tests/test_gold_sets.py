@@ -37,7 +37,8 @@ STANDARD_SETS = (
     "coombe dingle corry scaur howe rigg sike slack "
     "dene clough nab bield stob hause moss rake "
     "keld wyke thwaite mere raise garth ings hope "
-    "intake gutter slade hagg knott crag dale brow"
+    "intake gutter slade hagg knott crag dale brow "
+    "yett heugh hirst snab wath laithe croft holme"
 ).split()
 SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),

@@ -4748,7 +4748,8 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "stob": 0.80, "hause": 0.84, "moss": 0.82, "rake": 0.79, "keld": 0.77, "wyke": 0.82, "thwaite": 0.80,
                "mere": 0.75, "raise": 0.85, "garth": 0.83, "ings": 0.78, "hope": 0.82,
                "intake": 0.84, "gutter": 0.79, "slade": 0.80, "hagg": 0.76, "knott": 0.80, "crag": 0.82, "dale": 0.88,
-               "brow": 0.83}
+               "brow": 0.83, "yett": 0.81, "heugh": 0.82, "hirst": 0.84, "snab": 0.80, "wath": 0.87, "laithe": 0.79,
+               "croft": 0.82, "holme": 0.87}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
