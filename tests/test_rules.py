@@ -4679,6 +4679,16 @@ def test_no_text_around_the_answers_data_sets_the_form_however_it_is_spelled() -
     assert [got[t] for t in ("Don't add any text before or after the YAML.",
                              "No commentary outside the JSON, please.")] == ["O", "O"], got
 
+def test_a_title_over_fields_below_a_task_naming_it_is_the_input() -> None:
+    prompt = ("You are a health and safety adviser for a mid-sized electrical contractor.\n\n"
+              "Review the near-miss report below. Identify the root cause and recommend up to three actions.\n\n"
+              "NEAR-MISS REPORT NM-0417\nDate: 3 September\nSite: Unit 7, Ashgrove Trading Estate\n"
+              "Reported by: Connor Beale, apprentice\n\nDescription: The supervisor had isolated the board.\n\n"
+              "Write it as a short memo to the operations director.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("NEAR-MISS REPORT NM-0417", "Date: 3 September",
+                             "Reported by: Connor Beale, apprentice")] == ["D", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

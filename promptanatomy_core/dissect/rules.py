@@ -840,7 +840,8 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
         listed = item
         label = line[-1]  # alone on its line, or closing the task's paragraph ("Turn my notes into … Notes:")
         titled = below and not block and len(line) == 1 and bool(_TITLE_OVER_LIST.fullmatch(label.text)) and \
-            li + 1 < len(lines) and bool(_LIST_ITEM_OR_QUOTE.match(lines[li + 1][0].text))  # "Notes from Ava (CEO)"
+            li + 1 < len(lines) and bool(_LIST_ITEM_OR_QUOTE.match(lines[li + 1][0].text) or
+                                         key_value(lines[li + 1][0].text))  # "Notes from Ava (CEO)"
         if (bare_label(label.text) or titled) and labels[label.index] <= {A} and \
                 (len(line) == 1 or D in labels[line[0].index]):
             head = head_noun(label.text)
