@@ -4689,6 +4689,15 @@ def test_a_title_over_fields_below_a_task_naming_it_is_the_input() -> None:
     assert [got[t] for t in ("NEAR-MISS REPORT NM-0417", "Date: 3 September",
                              "Reported by: Connor Beale, apprentice")] == ["D", "D", "D"], got
 
+def test_rows_of_short_cells_apart_by_comma_and_space_are_pasted_data() -> None:
+    prompt = ("Here's the freezer temperature log from our ice cream display cabinet for the last week.\n"
+              "Readings should be between -18°C and -14°C for display.\n\nMon 3 Jun, 09:00, -16, KT\n"
+              "Mon 3 Jun, 17:00, -15, KT\nTue 4 Jun, 09:00, -16, AB\nTue 4 Jun, 17:00, -11, AB\n\n"
+              "Find every reading that's out of range and any missing initials.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Mon 3 Jun, 09:00, -16, KT", "Tue 4 Jun, 17:00, -11, AB",
+                             "Readings should be between -18°C and -14°C for display.")] == ["D", "D", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -147,6 +147,10 @@ def _cell_breaks(text: str) -> int:
     semicolons = row.count(";")
     if semicolons >= 2 and not re.search(r"; \S", row):
         return semicolons  # "1001;Müller GmbH;80331;12.450,00": a European CSV row
+    cells = row.split(", ")  # "Mon 3 Jun, 09:00, -16, KT": short cells with figures, comma and space apart
+    if len(cells) >= 4 and re.search(r"\d", row) and not row.endswith(".") and \
+            all(len(cell.split()) <= 3 for cell in cells):
+        return len(cells) - 1
     return text.count("\t") or (commas if commas >= 2 and ", " not in row else 0)
 
 
