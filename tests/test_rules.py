@@ -4698,6 +4698,16 @@ def test_rows_of_short_cells_apart_by_comma_and_space_are_pasted_data() -> None:
     assert [got[t] for t in ("Mon 3 Jun, 09:00, -16, KT", "Tue 4 Jun, 17:00, -11, AB",
                              "Readings should be between -18°C and -14°C for display.")] == ["D", "D", "A"], got
 
+def test_a_list_right_under_rewrite_them_is_what_the_task_rewrites() -> None:
+    prompt = ("Our quote terms and conditions are written like a legal document.\n"
+              "Rewrite them in plain English so a homeowner can understand them.\n"
+              "1. Quotations are valid for 30 days from the date of issue.\n"
+              "2. Making good of plaster is excluded unless expressly stated.\n"
+              "Keep the numbering the same.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("1. Quotations are valid for 30 days from the date of issue.",
+                             "2. Making good of plaster is excluded unless expressly stated.")] == ["D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

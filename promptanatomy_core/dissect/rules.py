@@ -905,6 +905,8 @@ _POINTING = re.compile(r"\b(?:the following|these)\s+(?:[\w-]+\s+){0,2}?(\w+)|\b
                        r"program|line-?up|rota|timetable|agenda|playlist|inventory|checklist|batch|queue|log|"
                        r"shortlist)\b|"
                        r"^\W*below (?:is|are)\b|"  # "Below are anonymised notes from 6 exit interviews …"
+                       r"^\W*(?:please\s+)?(?:rewrite|translate|summari[sz]e|proofread|check|fix|edit|simplify|shorten|"
+                       r"reword|correct) (?:them|it)\b|"  # "Rewrite them in plain English …" above the clauses
                        r"\b(?:details|specs|specifications|particulars|facts|figures|items)\s+below\b",
                        re.I)  # "Using the details below, write …" above "Price: £245,000"
 
