@@ -968,7 +968,7 @@ def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Co
     background; one line alone is that only as a slot ("Party details: {child_name}'s party, {date}"), not as a fact
     ("Key facts: …", "Our policy: …"). So is the block under a label right below the prompt's first request ("Write a
     job advert …" above "Details:" and its list), unless the label names background or what is consulted ("Key
-    facts:", "Account summary:")."""
+    facts:", "Account summary:"), and a labelled block right under several fields ("Schedule of arrears:" + rows)."""
     first_task = next((li for li, line in enumerate(lines) if any(D in labels[m.index] for m in line)), None)
     for li, line in enumerate(lines):
         if not any(D in labels[m.index] and _CREATE.match(m.text) for m in line):
@@ -977,6 +977,14 @@ def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Co
                                           (field is lines[li + 1] or not blank_before[field[0].index]), lines[li + 1:]))
         if len(fields) > 1 or fields and PLACEHOLDER.search(fields[0][0].text):  # not one line of background
             labels.update((field[0].index, {D}) for field in fields if labels[field[0].index] == {A})
+            after = li + 1 + len(fields)  # a labelled block right under the fields ("Schedule of arrears:" + rows)
+            if len(fields) > 1 and after + 1 < len(lines) and len(lines[after]) == 1 and \
+                    bare_label(lines[after][0].text) and not names_consulted(lines[after][0].text):
+                block = lines[after:after + 1] + list(itertools.takewhile(
+                    lambda item: not blank_before[item[0].index], lines[after + 1:]))
+                if all(labels[m.index] == {A} and (item is block[0] or not m.cues - {A})
+                       for item in block for m in item):  # the label may read as a verb: "Schedule of arrears:"
+                    labels.update((m.index, {D}) for item in block for m in item)
         elif li == first_task and li + 2 < len(lines) and len(lines[li + 1]) == 1 and \
                 _names_what_is_written_from(lines[li + 1][0].text):
             block = lines[li + 1:li + 2] + list(itertools.takewhile(lambda item: not blank_before[item[0].index],
