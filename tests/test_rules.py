@@ -4716,6 +4716,15 @@ def test_a_labelled_table_right_under_the_fields_a_letter_is_written_from_is_inp
     got = dict(codes(prompt))
     assert [got[t] for t in ("Schedule of arrears:", "| 01/03/2025 | £725.00 | £0.00 |")] == ["D", "D"], got
 
+def test_a_table_titled_by_what_the_task_uses_only_is_consulted() -> None:
+    prompt = ("You are the ordering assistant for Golden Wok, a Chinese takeaway in Leeds.\n"
+              "Answer the customer's question using only the allergen table below.\n"
+              "Never tell a customer that a dish is safe for a severe allergy.\n\nALLERGEN TABLE\n"
+              "| Dish | Contains |\n| --- | --- |\n| Salt and pepper chicken | gluten, celery |\n"
+              "| Egg fried rice | egg, soya |\n\nCustomer: {message}")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("| Dish | Contains |", "| Egg fried rice | egg, soya |")] == ["A", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -349,6 +349,10 @@ class RulesDissector(Dissector):
             if heading is A and not first.text.lstrip().startswith("#") and not REFERENCE.search(first.text) and \
                     data_after[li]:
                 heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
+            if heading is None and len(line) == 1 and li + 1 < len(lines) and table_row(lines[li + 1]) and \
+                    (LABEL_ONLY.match(first.text) or _TITLE_OVER_LIST.fullmatch(first.text)) and \
+                    head_noun(first.text) in worked_by():
+                heading = A  # "ALLERGEN TABLE" above the rows "… using only the allergen table below" consults
             if heading is D and head_noun(first.text) in worked_by():
                 heading = A  # "Press requirements:" under "Review the artwork against our press requirements"
             if heading is not None and li + 1 in schema:
