@@ -4725,6 +4725,14 @@ def test_a_table_titled_by_what_the_task_uses_only_is_consulted() -> None:
     got = dict(codes(prompt))
     assert [got[t] for t in ("| Dish | Contains |", "| Egg fried rice | egg, soya |")] == ["A", "A"], got
 
+def test_a_json_object_of_empty_fields_to_fill_in_is_the_answers_shape() -> None:
+    prompt = ("Read the end-of-day handover note from the baby room and fill in the JSON below for the parent app.\n"
+              "{\n\"child\": \"\",\n\"bottles\": [{\"time\": \"\", \"ml\": 0}],\n\"solids\": \"\",\n"
+              "\"mood\": \"\"\n}\nHandover note:\nEsme - bottles 9.10 (180ml) and 1.30 (150ml).")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ('"child": "",', '"mood": ""', "Esme - bottles 9.10 (180ml) and 1.30 (150ml).")] == \
+        ["O", "O", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

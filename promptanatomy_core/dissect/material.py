@@ -200,7 +200,9 @@ _TYPE_NAMES = r"string|number|integer|int|float|boolean|bool|array|object|date|d
 #: or a slot the model fills (guidance's "name": "{{gen 'name'}}").
 _TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\[?\s*\"?(?:" + _TYPE_NAMES + r"|null|YYYY-MM-DD)\b|\[?\{\s*$|\[\s*$|"
                           r"\"?\{\{~?\s*(?:gen|select)\b|"
-                          r"\"[^\"]*\"\s*\|\s*\")")  # a list of a type ("[string]"), a choice ("green" | "amber")
+                          r"\"[^\"]*\"\s*\|\s*\"|"  # a list of a type ("[string]"), a choice ("green" | "amber")
+                          r"\"\"\s*(?:[,}\]]|$))")  # a field left empty to fill in: '"mood": "",'
+
 
 
 #: A JSON literal on one line, and a key in it.
