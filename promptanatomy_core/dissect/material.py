@@ -204,7 +204,6 @@ _TYPED_FIELD = re.compile(r"\"[\w ]+\"\s*:\s*(?:\[?\s*\"?(?:" + _TYPE_NAMES + r"
                           r"\"\"\s*(?:[,}\]]|$))")  # a field left empty to fill in: '"mood": "",'
 
 
-
 #: A JSON literal on one line, and a key in it.
 _ONE_LINE_JSON = re.compile(r"^\s*[\[{].*[\]}],?\s*$")
 _JSON_KEY = re.compile(r"\"[\w ]+\"\s*:")
