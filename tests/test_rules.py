@@ -4733,6 +4733,13 @@ def test_a_json_object_of_empty_fields_to_fill_in_is_the_answers_shape() -> None
     assert [got[t] for t in ('"child": "",', '"mood": ""', "Esme - bottles 9.10 (180ml) and 1.30 (150ml).")] == \
         ["O", "O", "D"], got
 
+def test_a_field_left_as_an_ellipsis_is_a_slot_of_the_answers_form() -> None:
+    prompt = ("Collect the patient's symptoms, one question at a time.\n## Hand-off note\n"
+              "When you're done, write a note for the clinician in this format:\nREASON: ...\nONSET/COURSE: ...\n"
+              "MEDS: ...\nALLERGIES: ...")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("ONSET/COURSE: ...", "MEDS: ...", "ALLERGIES: ...")] == ["O", "O", "O"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -843,8 +843,8 @@ def cues_of(text: str) -> set[Component]:
 
 def _own_cues(text: str) -> set[Component]:
     """:func:`cues_of` before the task stated as the model's job has its say."""
-    if FORM_SLOT.fullmatch(text.strip()):
-        return {O}
+    if FORM_SLOT.fullmatch(text.strip()) or _ELLIPSIS_SLOT.match(text):
+        return {O}  # "{output_format}", "MEDS: ...": a slot of the answer's form
     script = scripts.script_of(text[:400])
     if script is not None:
         return scripts.cues(text[:400], script)
@@ -927,6 +927,8 @@ def _own_cues(text: str) -> set[Component]:
     return _resolve(found, head, foreign)
 
 
+#: A field of the answer left as an ellipsis to fill in: "MEDS: ...", "Subject: …".
+_ELLIPSIS_SLOT = re.compile(r"^[\s\-*/]*[^\s:][^:\n]{0,39}:\s*(?:\.\.\.|…)\s*$")
 #: Nothing around the answer's data: "Don't add any text before or after the YAML.", "No prose outside the JSON."
 _TEXT_AROUND = _rx(r"\b(?:text|prose|commentary|anything|nothing)\s+(?:\w+\s+)?(?:before|after|outside|around)\s+"
                    r"(?:the|your)\s+(?:json|yaml|csv|xml|code|array|object|table)\b")
