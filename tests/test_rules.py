@@ -4740,6 +4740,19 @@ def test_a_field_left_as_an_ellipsis_is_a_slot_of_the_answers_form() -> None:
     got = dict(codes(prompt))
     assert [got[t] for t in ("ONSET/COURSE: ...", "MEDS: ...", "ALLERGIES: ...")] == ["O", "O", "O"], got
 
+def test_a_role_play_persona_named_in_play_the_part_of_is_described_after() -> None:
+    prompt = ("We're training new front-desk staff at our MOT centre.\n"
+              "Play the part of Dennis, a retired man whose 2006 Volvo V70 has just failed its MOT.\n"
+              "Dennis is upset because he has had the car since new.\n"
+              "Don't give me feedback until I type \"END ROLEPLAY\".")
+    got = dict(codes(prompt))
+    assert got["Dennis is upset because he has had the car since new."] == "R", got
+    prompt = ("Pretend you're my landlord, Gary.\n"
+              "He's in his 60s and always pleads poverty when anything costs money.\n"
+              "I want to practise asking him to replace the broken extractor fan.")
+    got = dict(codes(prompt))
+    assert got["He's in his 60s and always pleads poverty when anything costs money."] == "R", got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

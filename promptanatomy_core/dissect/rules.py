@@ -1103,7 +1103,9 @@ _ASKED = re.compile(r"^\W*(?:the\s+)?(?:(?:user|customer|human|client)(?:'s)?\s+
 
 
 #: The persona named: "You are Brannoc Hale, the one-eyed innkeeper …".
-_PERSONA_NAME = re.compile(r"^\W*(?i:you are|you're|you play|you will play)\s+([A-Z][\w'-]+)")
+_PERSONA_NAME = re.compile(r"^\W*(?i:you are|you're|you play|you will play|play the (?:part|role) of|"
+                           r"pretend (?:you're|you are|to be))\s+"
+                           r"(?:(?i:a|an|my|the)\s+[^.;]{0,60}?(?:\b(?i:called|named)\s+|,\s+))?([A-Z][\w'-]+)")
 
 
 def _persona_name(text: str) -> str | None:
@@ -1144,7 +1146,7 @@ def _describe_persona(lines: list[list[Sent]], labels: dict[int, set[Component]]
         if R not in labels[m.index]:
             continue
         name = _persona_name(m.text)
-        subject = re.compile(r"^\W*(?:" + re.escape(name) + r"\b|(?:he|she|his|her)\s)", re.I) if name else None
+        subject = re.compile(r"^\W*(?:" + re.escape(name) + r"\b|(?:he|she|his|her)(?:'s)?\s)", re.I) if name else None
         for n in sents[i + 1:]:
             if labels[n.index] != {A} or n.cues or not (_PERSONA_TRAIT.match(n.text) or
                                                          subject is not None and subject.match(n.text)):
