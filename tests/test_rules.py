@@ -4753,6 +4753,16 @@ def test_a_role_play_persona_named_in_play_the_part_of_is_described_after() -> N
     got = dict(codes(prompt))
     assert got["He's in his 60s and always pleads poverty when anything costs money."] == "R", got
 
+def test_a_reference_label_heads_what_is_consulted_however_long_its_note() -> None:
+    prompt = ("Tell me for each room whether we're in ratio.\n\n"
+              "Reference (EYFS statutory framework, ratios for group settings):\n"
+              "- Under 2s: 1 adult to 3 children.\n- Aged 2: 1 adult to 5 children.\n\n"
+              "Reference:\n- Aged 3 and over: 1 adult to 8 children.\n\nRooms:\n| Room | Children | Staff |\n"
+              "| Babies | 10 | 3 |")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Reference (EYFS statutory framework, ratios for group settings):",
+                             "- Aged 2: 1 adult to 5 children.", "Reference:")] == ["A", "A", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

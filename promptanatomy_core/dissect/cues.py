@@ -867,8 +867,8 @@ def _own_cues(text: str) -> set[Component]:
     if kv and kv[1] and len(kv[0].split()) <= 3 and REFERENCE.search(kv[0]) and not OUTPUT.search(kv[0]) and \
             not QUESTION.search(head) and "```" not in head:
         return {A}  # "Return policy: items can be returned within 30 days": a record consulted, no instruction
-    if FOR_CONTEXT.match(head):
-        return {A}  # "For context, we do still want to renew if they fix the import issue."
+    if FOR_CONTEXT.match(head) or _REFERENCE_LABEL.match(head):
+        return {A}  # "For context, we do still want to renew …", "Reference (EYFS framework, ratios):"
     if _DATA_FILTER.match(head):
         return {D}  # "Only count orders with status 'completed'.": which rows the query or count takes, the task
     if _USE_ONLY.match(head):
@@ -927,6 +927,8 @@ def _own_cues(text: str) -> set[Component]:
     return _resolve(found, head, foreign)
 
 
+#: A label over what is consulted, however long its note: "Reference (EYFS statutory framework, ratios):".
+_REFERENCE_LABEL = re.compile(r"^\W*reference\b[^:\n]{0,80}:\s*$", re.I)
 #: A field of the answer left as an ellipsis to fill in: "MEDS: ...", "Subject: …".
 _ELLIPSIS_SLOT = re.compile(r"^[\s\-*/]*[^\s:][^:\n]{0,39}:\s*(?:\.\.\.|…)\s*$")
 #: Nothing around the answer's data: "Don't add any text before or after the YAML.", "No prose outside the JSON."
@@ -1061,7 +1063,8 @@ def heading_component(text: str) -> Component | None:
     if len(text.split()) > 4 and DIRECTIVE.match(text) and re.search(r"\b(?:this|these|my|the following|below)\b",
                                                                      text, re.I) or _ANSWER_THIS.match(text):
         return None  # "Help me reply to this email from a client:", "Reply to this tweet:": the task, pointing
-    if re.match(r"\s*#{1,6}\s*(?:reference|background|context)\s*[:\-–—]", text, re.I):
+    if re.match(r"\s*#{1,6}\s*(?:reference|background|context)\s*[:\-–—]|\s*reference\s*(?:\([^()]*\))?\s*:\s*$",
+                text, re.I):
         return A  # "# Reference: release requirements": what it names is consulted, whatever its topic
     topic = heading_topic(text.replace("_", " "))
     if topic is not None:
