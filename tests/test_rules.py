@@ -4763,6 +4763,11 @@ def test_a_reference_label_heads_what_is_consulted_however_long_its_note() -> No
     assert [got[t] for t in ("Reference (EYFS statutory framework, ratios for group settings):",
                              "- Aged 2: 1 adult to 5 children.", "Reference:")] == ["A", "A", "A"], got
 
+def test_use_only_may_name_the_material_five_words_long() -> None:
+    prompt = ("Use only the ratio rules in the reference below.\n"
+              "Tell me for each room whether we're in ratio.\n\nReference:\n- Under 2s: 1 adult to 3 children.")
+    assert dict(codes(prompt))["Use only the ratio rules in the reference below."] == "A"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -828,7 +828,7 @@ MY_MATERIAL = re.compile(r"\bmy (?:[\w-]+ )?(?:email|e-mail|message|text|essay|l
 #: "Use the documentation chunks below as your only source of truth." (not a form: "Use the template below.").
 _USE_ONLY = _rx(r"^\W*(?:please\s+)?(?:use|rely on|refer to|consult|draw on)\s+(?:only\s+)?(?:the|these|this|our)\s+"
                 r"(?!(?:[\w-]+\s+){0,3}?(?:format|template|structure|layout|schema|keys|style|examples?|items)\b)"
-                r"(?:[\w-]+\s+){0,3}?(?:below|above|provided|(?:given|supplied|listed|quoted) (?:below|above))"
+                r"(?:[\w-]+\s+){0,5}?(?:below|above|provided|(?:given|supplied|listed|quoted) (?:below|above))"
                 r"(?:\s+as (?:your|the) (?:only |sole )?(?:source|reference|basis)\b[^.;]*)?(?:\s+to answer)?"
                 r"\s*(?:[.;]|$)")
 
