@@ -4787,14 +4787,14 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "instruct": 0.86, "library": 0.88, "everyday": 0.89, "systems": 0.90, "unseen": 0.86, "sealed": 0.85,
                "vault": 0.90, "studio": 0.95, "chats": 0.87, "agents": 0.92, "crypt": 0.92, "bunker": 0.87,
                "harbor": 0.87, "atlas": 0.87, "meadow": 0.84, "quarry": 0.84, "cellar": 0.83, "attic": 0.87,
-               "orchard": 0.91, "delta": 0.88, "glade": 0.83, "willow": 0.85, "spruce": 0.84, "cavern": 0.83,
+               "orchard": 0.91, "delta": 0.88, "glade": 0.83, "willow": 0.85, "spruce": 0.85, "cavern": 0.83,
                "burrow": 0.85, "thicket": 0.87, "reed": 0.81, "fern": 0.87, "grotto": 0.83, "hollow": 0.87,
                "tarn": 0.83, "brook": 0.82, "heath": 0.85, "marsh": 0.87, "moor": 0.85, "dune": 0.88, "bog": 0.88,
-               "cove": 0.85, "mesa": 0.83, "prairie": 0.85, "ridge": 0.88, "glen": 0.83, "quay": 0.82, "lagoon": 0.85,
+               "cove": 0.85, "mesa": 0.84, "prairie": 0.85, "ridge": 0.88, "glen": 0.83, "quay": 0.82, "lagoon": 0.85,
                "fjord": 0.88, "heron": 0.83, "pike": 0.86, "wren": 0.84, "sound": 0.82, "cliff": 0.86, "estuary": 0.85,
                "atoll": 0.88, "geyser": 0.77, "ravine": 0.88, "steppe": 0.82, "oasis": 0.85, "basin": 0.80,
                "lake": 0.71, "gorge": 0.81, "knoll": 0.85, "shoal": 0.72, "tundra": 0.83, "canyon": 0.72,
-               "summit": 0.83, "crater": 0.81, "isle": 0.85, "marina": 0.87, "glacier": 0.84, "fen": 0.81,
+               "summit": 0.83, "crater": 0.82, "isle": 0.85, "marina": 0.87, "glacier": 0.84, "fen": 0.81,
                "spring": 0.84, "cape": 0.82, "inlet": 0.84, "creek": 0.78, "valley": 0.88, "bay": 0.79, "tor": 0.75,
                "brae": 0.83, "bluff": 0.78, "strait": 0.84, "plateau": 0.85, "shore": 0.89, "pond": 0.84,
                "ledge": 0.85, "dell": 0.82, "mire": 0.78, "spit": 0.86, "wadi": 0.83, "gully": 0.86, "butte": 0.79,
@@ -4830,14 +4830,14 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "scoria": 0.80, "talik": 0.78, "zastruga": 0.83, "gravelbar": 0.84, "boulder": 0.82, "pothole": 0.75,
                "kettlehole": 0.87, "tafone": 0.85, "clint": 0.74, "hardground": 0.78, "sinkhole": 0.80, "dolina": 0.83,
                "badland": 0.83, "clitter": 0.79, "blockfield": 0.84, "flyggberg": 0.86, "rockglacier": 0.82,
-               "fjard": 0.86, "gendarme": 0.78, "blowout": 0.84, "spillway": 0.78, "washout": 0.85, "lagg": 0.83,
+               "fjard": 0.86, "gendarme": 0.79, "blowout": 0.84, "spillway": 0.78, "washout": 0.85, "lagg": 0.83,
                "tessera": 0.83, "stack": 0.81, "pillar": 0.82, "natch": 0.79, "knob": 0.82, "terrace": 0.76,
                "shingle": 0.81, "coombe": 0.83, "dingle": 0.84, "corry": 0.83, "scaur": 0.80, "howe": 0.87,
                "rigg": 0.81, "sike": 0.82, "slack": 0.82, "dene": 0.88, "clough": 0.83, "nab": 0.83, "bield": 0.82,
                "stob": 0.80, "hause": 0.84, "moss": 0.82, "rake": 0.79, "keld": 0.77, "wyke": 0.82, "thwaite": 0.80,
                "mere": 0.75, "raise": 0.85, "garth": 0.83, "ings": 0.78, "hope": 0.82, "intake": 0.85, "gutter": 0.83,
                "slade": 0.81, "hagg": 0.78, "knott": 0.80, "crag": 0.82, "dale": 0.88, "brow": 0.83, "yett": 0.82,
-               "heugh": 0.83, "hirst": 0.84, "snab": 0.82, "wath": 0.87, "laithe": 0.79, "croft": 0.82, "holme": 0.87}
+               "heugh": 0.83, "hirst": 0.85, "snab": 0.82, "wath": 0.87, "laithe": 0.79, "croft": 0.82, "holme": 0.87}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
