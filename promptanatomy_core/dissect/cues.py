@@ -1063,8 +1063,7 @@ def heading_component(text: str) -> Component | None:
     if len(text.split()) > 4 and DIRECTIVE.match(text) and re.search(r"\b(?:this|these|my|the following|below)\b",
                                                                      text, re.I) or _ANSWER_THIS.match(text):
         return None  # "Help me reply to this email from a client:", "Reply to this tweet:": the task, pointing
-    if re.match(r"\s*#{1,6}\s*(?:reference|background|context)\s*[:\-–—]|\s*reference\s*(?:\([^()]*\))?\s*:\s*$",
-                text, re.I):
+    if re.match(r"\s*#{1,6}\s*(?:reference|background|context)\s*[:\-–—]", text, re.I) or _REFERENCE_LABEL.match(text):
         return A  # "# Reference: release requirements": what it names is consulted, whatever its topic
     topic = heading_topic(text.replace("_", " "))
     if topic is not None:

@@ -1102,7 +1102,8 @@ _ASKED = re.compile(r"^\W*(?:the\s+)?(?:(?:user|customer|human|client)(?:'s)?\s+
                     r"input|prompt)\b", re.I)
 
 
-#: The persona named: "You are Brannoc Hale, the one-eyed innkeeper …".
+#: The persona named: "You are Brannoc Hale, the one-eyed innkeeper …", "Play the part of Dennis, a retired man …",
+#: "Pretend you're my landlord, Gary.", "… a buyer called Gary".
 _PERSONA_NAME = re.compile(r"^\W*(?i:you are|you're|you play|you will play|play the (?:part|role) of|"
                            r"pretend (?:you're|you are|to be))\s+"
                            r"(?:(?i:a|an|my|the)\s+[^.;]{0,60}?(?:\b(?i:called|named)\s+|,\s+))?([A-Z][\w'-]+)")
