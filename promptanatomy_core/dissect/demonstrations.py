@@ -52,10 +52,8 @@ def repeated_label_demos(lines: list[list[Sent]], blank_before: dict[int, bool])
         said = sum(any(m.cues for m in lines[li]) for li in inside)  # instructions among them: a format, not demos
         slots = any(PLACEHOLDER.search(m.text) for li in range(uses[0], last) for m in lines[li])
         if open_query and min(gaps) >= 2 and said * 4 <= len(inside) and not slots:
-            stop = last
-            while stop > uses[-2] + 1 and any(m.cues or _TURN_TO_QUERY.match(m.text) for m in lines[stop - 1]):
-                stop -= 1  # "Now do the same for:" between the demonstrations and the query
-            return set(range(uses[0], stop)), set(query)
+            # "Now do the same for:" between the demonstrations and the query
+            return set(range(uses[0], _before_turn(lines, last, uses[-2] + 1))), set(query)
     demos, queries = _asked_for_one_more(lines, found)
     if not demos:
         demos = _pointed_at(lines, opening)
@@ -78,6 +76,14 @@ def _asked_for_one_more(lines: list[list[Sent]], found: dict[str, list[int]]) ->
             if _ONE_MORE.match(text) and re.search(r"\b" + re.escape(key) + r"\b", text, re.I):
                 return set(range(uses[0], li)), {li}
     return set(), set()
+
+
+def _before_turn(lines: list[list[Sent]], stop: int, floor: int) -> int:
+    """``stop`` moved up, no higher than ``floor``, past the lines just above it that turn to the query ("Now do the
+    same for:") or say anything."""
+    while stop > floor and any(m.cues or _TURN_TO_QUERY.match(m.text) for m in lines[stop - 1]):
+        stop -= 1
+    return stop
 
 
 def _answered_then_asked(lines: list[list[Sent]], opening: dict[str, list[int]]) -> tuple[set[int], set[int]]:
@@ -117,10 +123,9 @@ def _pointed_at(lines: list[list[Sent]], found: dict[str, list[int]]) -> set[int
             continue
         if len(found[answers]) == len(uses):
             return set(range(first, found[answers][-1] + 1))
-        stop = uses[-1]  # the last use is the query ("Now do this one:" + "Notes: kitchen …"); the last answer runs
-        while stop > found[answers][-1] + 1 and any(m.cues or _TURN_TO_QUERY.match(m.text) for m in lines[stop - 1]):
-            stop -= 1  # up to it, its list included
-        return set(range(first, stop))
+        # the last use is the query ("Now do this one:" + "Notes: kitchen …"); the last answer runs up to it, its
+        # list included
+        return set(range(first, _before_turn(lines, uses[-1], found[answers][-1] + 1)))
     return set()
 
 

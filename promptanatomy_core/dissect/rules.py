@@ -984,21 +984,15 @@ def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Co
             after = li + 1 + len(fields)  # a labelled block right under the fields ("Schedule of arrears:" + rows)
             if len(fields) > 1 and after + 1 < len(lines) and len(lines[after]) == 1 and \
                     bare_label(lines[after][0].text) and not names_consulted(lines[after][0].text):
-                block = _labelled_block(lines, blank_before, after)
+                block = lines[after:paragraph_end(lines, blank_before, after)]
                 if all(labels[m.index] == {A} and (item is block[0] or not m.cues - {A})
                        for item in block for m in item):  # the label may read as a verb: "Schedule of arrears:"
                     labels.update((m.index, {D}) for item in block for m in item)
         elif li == first_task and li + 2 < len(lines) and len(lines[li + 1]) == 1 and \
                 _names_what_is_written_from(lines[li + 1][0].text):
-            block = _labelled_block(lines, blank_before, li + 1)
+            block = lines[li + 1:paragraph_end(lines, blank_before, li + 1)]
             if all(labels[m.index] == {A} for item in block for m in item):
                 labels.update((m.index, {D}) for item in block for m in item)
-
-
-def _labelled_block(lines: list[list[Sent]], blank_before: dict[int, bool], start: int) -> list[list[Sent]]:
-    """The label line at ``start`` and the lines under it up to the next blank line."""
-    return lines[start:start + 1] + list(itertools.takewhile(lambda item: not blank_before[item[0].index],
-                                                             lines[start + 1:]))
 
 
 #: Labels over what a text may draw on rather than be written from, in words REFERENCE does not know ("Key facts:",
