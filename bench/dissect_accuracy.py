@@ -185,6 +185,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "heugh (dev after a first blind run)": HERE / "data/heugh_prompts.jsonl",
              "hirst (dev after a first blind run)": HERE / "data/hirst_prompts.jsonl",
              "snab (dev after a first blind run)": HERE / "data/snab_prompts.jsonl",
+             "loaning (dev after a first blind run)": HERE / "data/loaning_prompts.jsonl",
+             "fold (dev after a first blind run)": HERE / "data/fold_prompts.jsonl",
+             "hurst (dev after a first blind run)": HERE / "data/hurst_prompts.jsonl",
+             "scout (dev after a first blind run)": HERE / "data/scout_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -363,7 +367,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "wath (never looked at)": HERE / "data/wath_prompts.jsonl",
              "laithe (never looked at)": HERE / "data/laithe_prompts.jsonl",
              "croft (never looked at)": HERE / "data/croft_prompts.jsonl",
-             "holme (never looked at)": HERE / "data/holme_prompts.jsonl"}
+             "holme (never looked at)": HERE / "data/holme_prompts.jsonl",
+             "nook (never looked at)": HERE / "data/nook_prompts.jsonl",
+             "dub (never looked at)": HERE / "data/dub_prompts.jsonl",
+             "force (never looked at)": HERE / "data/force_prompts.jsonl",
+             "haw (never looked at)": HERE / "data/haw_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
