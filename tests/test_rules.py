@@ -4768,6 +4768,18 @@ def test_use_only_may_name_the_material_five_words_long() -> None:
               "Tell me for each room whether we're in ratio.\n\nReference:\n- Under 2s: 1 adult to 3 children.")
     assert dict(codes(prompt))["Use only the ratio rules in the reference below."] == "A"
 
+def test_a_label_named_by_the_task_three_words_in_is_its_input() -> None:
+    prompt = ("Read the new patient form text below and fill in this JSON schema:\n"
+              "{\n\"full_name\": string,\n\"smoker\": boolean\n}\n"
+              "If the form is ambiguous, pick the most likely value.\n\n"
+              "Form text:\nName: Aisha Rahman\nDo you smoke?\nOccasionally at weekends")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Form text:", "Name: Aisha Rahman", "Do you smoke?")] == ["D", "D", "D"], got
+    prompt = ("Calculate Q2 commission for each rep using the plan below.\n\n"
+              "COMMISSION PLAN (FY24)\n- Base rate: 8% of closed-won new ARR\n\n"
+              "Reps:\n| Rep | Closed-won |\n| Ana | 120000 |")
+    assert dict(codes(prompt))["COMMISSION PLAN (FY24)"] == "A"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -885,8 +885,10 @@ _ACTED_ON = (r"\b(?:(?:each|every|all|both) of (?:the|these|those|my|our)|(?:con
              r"proofread|translate|rewrite|clean up|reformat) (?:the|these|those|my|our|all the))"
              r"\s+(?:[\w-]+\s+){0,2}?")
 #: How the task names its material: "the notes", "my biology notes", "the hiring manager's notes".
-_NAMING = r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their|(?<=paste )an?|(?<=pasting )an?)\s+" \
-    r"(?:[\w-]+\s+){0,2}?(?:[\w-]+\s+\([\w -]{1,20}\)\s+)?"  # "… a conjunction data message (CDM) summary"
+_NAMING = (r"\b(?:the|this|these|each|both|two|my|our|your|his|her|their|(?<=paste )an?|(?<=pasting )an?)\s+"
+           r"(?:(?:[\w-]+\s+){0,2}?|(?:(?!(?:the|an?|this|these|my|our|your|their|each|using|use|against|per|of|"
+           r"to|querying|query|searching|search)\s)[\w-]+\s+){3})"  # "the new patient form text", not "each rep using"
+           r"(?:[\w-]+\s+\([\w -]{1,20}\)\s+)?")  # "… a conjunction data message (CDM) summary"
 
 
 #: The user speaking of themselves (or greeting): their background, not a problem to solve.
