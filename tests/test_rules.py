@@ -4780,6 +4780,13 @@ def test_a_label_named_by_the_task_three_words_in_is_its_input() -> None:
               "Reps:\n| Rep | Closed-won |\n| Ana | 120000 |")
     assert dict(codes(prompt))["COMMISSION PLAN (FY24)"] == "A"
 
+def test_an_input_heading_over_a_slot_closes_the_consulted_section_above() -> None:
+    prompt = ("# Task\nGenerate the workout based on their profile and recent sessions.\n\n"
+              "# Member profile\nName: {name}\nGoal: {goal}\n\n# Recent sessions\n{recent_sessions}\n\n"
+              "# Rules\n- Never program Olympic lifts.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Name: {name}", "# Recent sessions", "{recent_sessions}")] == ["A", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -400,6 +400,10 @@ class RulesDissector(Dissector):
                 first.input_label = False  # "[Article 1: Storing our bread]" under "… using only the articles below"
             if first.input_label and not first.text.startswith("```"):
                 mode = D
+                if first.text.lstrip().startswith("#") and li + 1 < len(lines) and \
+                        not key_value(lines[li + 1][0].text) and lines[li + 1][0].text.rstrip()[-1:] not in ".!?":
+                    section, consulted = None, False  # "# Recent sessions" over "{recent_sessions}" closes the
+                    # "# Member profile" above; fields or prose under it may still be what is consulted
                 opening = OPENING_TAG.match(first.text) if len(line) == 1 else None
                 closes = closing_lines.get(opening.group(1), []) if opening else []
                 nearest = bisect.bisect_right(closes, li)
