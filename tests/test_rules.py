@@ -4787,6 +4787,17 @@ def test_an_input_heading_over_a_slot_closes_the_consulted_section_above() -> No
     got = dict(codes(prompt))
     assert [got[t] for t in ("Name: {name}", "# Recent sessions", "{recent_sessions}")] == ["A", "D", "D"], got
 
+def test_an_faq_is_consulted_and_its_questions_with_it() -> None:
+    prompt = ("<instructions>\nAnswer the customer's question using only the FAQ below.\n</instructions>\n"
+              "<faq>\nQ: How long does a boiler service take?\nA: Usually 45 minutes to an hour.\n</faq>\n"
+              "<question>\n{customer_question}\n</question>")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("<faq>", "Q: How long does a boiler service take?",
+                             "A: Usually 45 minutes to an hour.", "{customer_question}")] == ["A", "A", "A", "D"], got
+    prompt = ("Here are the FAQs from our wedding photography website.\nQ: Do you travel?\nA: Yes, anywhere in the UK.\n\n"
+              "Now answer this couple's message using only the information above: \"Would you come to Aberdeen?\"")
+    assert dict(codes(prompt))["Here are the FAQs from our wedding photography website."] == "A"
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -627,7 +627,7 @@ REFERENCE = Folded(r"\b(?:reference|context|background|evidence|(?:chat |convers
                 r"(?:account|order|spending) summary|current (?:url|page|state|date)|"
                 r"knowledge|polic(?:y|ies)|glossary|schema|documents|retrieved|official (?:solution|answer)|"
                 r"model answer|answer key|expected answer|ground truth|\w*lookup\w*|account data|"
-                r"excerpts|passages|snippets|sources|search results|price list|rúbrica|criterios|"
+                r"excerpts|passages|snippets|sources|search results|price list|faqs?|rúbrica|criterios|"
                 r"critères|kriterien|criteri|critérios|"
                 r"catalog(?:ue)?(?!\s+(?:description|entry|text|copy))|"
                 r"about (?:the|us)|consult (?:this|these|it|them))\b")
