@@ -4798,6 +4798,16 @@ def test_an_faq_is_consulted_and_its_questions_with_it() -> None:
               "Now answer this couple's message using only the information above: \"Would you come to Aberdeen?\"")
     assert dict(codes(prompt))["Here are the FAQs from our wedding photography website."] == "A"
 
+def test_fields_under_a_consulted_heading_are_consulted() -> None:
+    prompt = ("## Task\nYou review comments posted on a gardening forum and decide whether each can be published.\n"
+              "## Policy\nALLOW: gardening talk, disagreements, mild frustration.\n"
+              "REVIEW: medical or legal claims, selling or trading plants.\n"
+              "REMOVE: slurs, threats, personal attacks, spam links.\n"
+              "## Output\nAnswer with one word.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("REVIEW: medical or legal claims, selling or trading plants.",
+                             "REMOVE: slurs, threats, personal attacks, spam links.")] == ["A", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

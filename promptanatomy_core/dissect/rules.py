@@ -329,7 +329,8 @@ class RulesDissector(Dissector):
                 # the block right below "You have access to the following tools:" and a blank line
                 listed = consulted and first.index - 1 == announcer
             if consulted and section is A and first.input_label and not _ASKED.match(first.text) and \
-                    (PLACEHOLDER.search(first.text) or first.text.rstrip().endswith(":")):
+                    (PLACEHOLDER.search(first.text) or first.text.rstrip().endswith(":") or
+                     key_value(first.text) and not _CHAT_TURN.match(first.text)):
                 first.reference = True  # "Customer: {first_name}", "Selected code:" under "## Account summary"
             if (listed or consulted and section is A) and _NAMED_ENTRY.match(first.text):
                 first.reference = True  # "search_flights: search flights, input is …" under the tools consulted
