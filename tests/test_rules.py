@@ -4808,6 +4808,16 @@ def test_fields_under_a_consulted_heading_are_consulted() -> None:
     assert [got[t] for t in ("REVIEW: medical or legal claims, selling or trading plants.",
                              "REMOVE: slurs, threats, personal attacks, spam links.")] == ["A", "A"], got
 
+def test_a_price_list_a_quote_is_built_with_is_consulted_in_a_tag_of_any_spelling() -> None:
+    prompt = ("<instructions>\nBuild a quote for the client using the price list.\n"
+              "Itemise every line and show the total including VAT at 20%.\n</instructions>\n"
+              "<price_list>\nHalf-day event coverage (4 hours): £650\nFull-day event coverage (8 hours): £1,150\n"
+              "Additional hour: £140\n</price_list>\n"
+              "<client_request>\nWe need someone for our charity gala on 22 November, roughly 6pm to 11pm.\n"
+              "</client_request>")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("<price_list>", "Additional hour: £140", "</price_list>")] == ["A", "A", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -502,7 +502,8 @@ def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Componen
         above = run[0] - 1
         figures = sum(bool(re.search(r"\d", values[li])) for li in run)
         if len(run) < 3 or figures * 2 < len(run) or \
-                any(names_consulted(lines[li][-1].text) for li in range(max(above - 2, 0), above + 1)) or \
+                any(names_consulted(lines[li][-1].text.replace("_", " "))  # "<price_list>"
+                    for li in range(max(above - 2, 0), above + 1)) or \
                 above >= 0 and (_consulted_by_task(lines[above][-1].text, lines) or
                                  _consulted_tag(lines[above][-1].text, lines, labels)):
             continue  # a record has figures ("$1,284.33", "238 mg/dL"), definitions have none; "Product information:"
@@ -608,10 +609,13 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
-def _named_in_tasks(pattern: re.Pattern[str], lines: list[list[Sent]], labels: dict[int, set[Component]]) -> set[str]:
-    """The words (singular) that ``pattern``'s group "words" finds in the task's sentences: what the task names."""
+def _named_in_tasks(pattern: re.Pattern[str], lines: list[list[Sent]], labels: dict[int, set[Component]],
+                    unconsulted: bool = False) -> set[str]:
+    """The words (singular) that ``pattern``'s group "words" finds in the task's sentences: what the task names; with
+    ``unconsulted``, not what names consulted material, in a word or in all of them ("using the price list")."""
     return {_singular(word) for line in lines for m in line if D in labels[m.index]
-            for found in pattern.finditer(m.text) for word in found["words"].split()}
+            for found in pattern.finditer(m.text) if not (unconsulted and names_consulted(found["words"]))
+            for word in found["words"].split() if not (unconsulted and names_consulted(word))}
 
 
 def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set[Component]],
@@ -623,7 +627,7 @@ def label_material_the_task_names(lines: list[list[Sent]], labels: dict[int, set
     below." above "Encounter summary:") when the task names no label of its own. Labels of what is consulted
     ("Glossary:", "<policy>", "Severity levels:") are left as they are."""
     made_from = _named_in_tasks(_MADE_FROM, lines, labels) | _named_in_tasks(_USING_TO_MAKE, lines, labels) | \
-        {word for word in _named_in_tasks(_MADE_USING, lines, labels) if not names_consulted(word)}
+        _named_in_tasks(_MADE_USING, lines, labels, unconsulted=True)
     freely = _named_in_tasks(_ACTS_ON_FREELY, lines, labels)
     acted = _named_in_tasks(_ACTS_ON, lines, labels) | made_from | _named_in_tasks(_EACH_ITEM, lines, labels) | \
         (set() if _has_persona(lines, labels) else _named_in_tasks(_CHECKS, lines, labels))
