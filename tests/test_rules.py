@@ -4818,6 +4818,12 @@ def test_a_price_list_a_quote_is_built_with_is_consulted_in_a_tag_of_any_spellin
     got = dict(codes(prompt))
     assert [got[t] for t in ("<price_list>", "Additional hour: £140", "</price_list>")] == ["A", "A", "A"], got
 
+def test_my_list_names_the_rows_that_close_the_prompt() -> None:
+    prompt = ("Can u turn my kit list into a table for my insurance renewal?? Columns: item, year, value.\n\n"
+              "Sony A7 IV x2 bought 2022, about £2,400 each\nGodox AD200 Pro, 2021, £330\nDJI RS3 gimbal, 2022, £450")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Godox AD200 Pro, 2021, £330", "DJI RS3 gimbal, 2022, £450")] == ["D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

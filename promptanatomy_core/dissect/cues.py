@@ -821,7 +821,7 @@ FORM_SLOT = re.compile(r"\{\{?\s*\w*(?:format|schema)\w*\s*\}\}?", re.I)
 
 #: The user's own material named in the task ("proofread my email"): it follows, with no cue of its own.
 MY_MATERIAL = re.compile(r"\bmy (?:[\w-]+ )?(?:email|e-mail|message|text|essay|letter|code|draft|paragraph|cv|resume|"
-                          r"résumé|post|story|poem|notes)\b", re.I)
+                          r"résumé|post|story|poem|notes|list|lists)\b", re.I)
 
 
 #: The material the answer may draw on, named and nothing asked of it: "Use only the help-centre articles below.",
