@@ -4824,6 +4824,16 @@ def test_my_list_names_the_rows_that_close_the_prompt() -> None:
     got = dict(codes(prompt))
     assert [got[t] for t in ("Godox AD200 Pro, 2021, £330", "DJI RS3 gimbal, 2022, £450")] == ["D", "D"], got
 
+def test_the_tools_a_sentence_announces_are_consulted_whatever_form_it_sets() -> None:
+    prompt = ("You are ToothLine, the out-of-hours dental triage assistant.\n## Tools\n"
+              "You can use these tools by replying with a JSON object {\"tool\": \"<name>\", \"args\": {}}:\n"
+              "- get_slots(service, date): returns free appointment times\n"
+              "- send_sms(phone, text): sends a text message to the patient\n## Triage rules\n"
+              "- Urgent: severe pain not controlled by painkillers.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("- get_slots(service, date): returns free appointment times",
+                             "- send_sms(phone, text): sends a text message to the patient")] == ["A", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

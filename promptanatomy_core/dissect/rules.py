@@ -598,6 +598,9 @@ def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] 
     if re.search(r"\b(?:one of|into|among)\s+(?:these|the following)\s+(?:[\w-]+\s+)?(?:categories|labels|classes|"
                  r"intents|buckets|tags|types)\s*:\s*$", sent.text, re.I):
         return {A}  # "Classify each customer message into one of these categories:" above the categories
+    if re.search(r"\b(?:these|the following)\s+(?:[\w-]+\s+)?(?:tools|functions|actions|commands)\b.{0,80}:\s*$",
+                 sent.text, re.I):
+        return {A}  # "You can use these tools by replying with a JSON object …:" above the tools
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
         this = (re.search(r"\b(?:this|these)\b(?!\s+(?:structure|format|shape|layout|form|template|schema|order|"
