@@ -189,6 +189,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "fold (dev after a first blind run)": HERE / "data/fold_prompts.jsonl",
              "hurst (dev after a first blind run)": HERE / "data/hurst_prompts.jsonl",
              "scout (dev after a first blind run)": HERE / "data/scout_prompts.jsonl",
+             "ridding (dev after a first blind run)": HERE / "data/ridding_prompts.jsonl",
+             "shiel (dev after a first blind run)": HERE / "data/shiel_prompts.jsonl",
+             "toft (dev after a first blind run)": HERE / "data/toft_prompts.jsonl",
+             "lund (dev after a first blind run)": HERE / "data/lund_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -371,7 +375,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "nook (never looked at)": HERE / "data/nook_prompts.jsonl",
              "dub (never looked at)": HERE / "data/dub_prompts.jsonl",
              "force (never looked at)": HERE / "data/force_prompts.jsonl",
-             "haw (never looked at)": HERE / "data/haw_prompts.jsonl"}
+             "haw (never looked at)": HERE / "data/haw_prompts.jsonl",
+             "wong (never looked at)": HERE / "data/wong_prompts.jsonl",
+             "booth (never looked at)": HERE / "data/booth_prompts.jsonl",
+             "gait (never looked at)": HERE / "data/gait_prompts.jsonl",
+             "lonnin (never looked at)": HERE / "data/lonnin_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
