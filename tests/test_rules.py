@@ -4834,6 +4834,23 @@ def test_the_tools_a_sentence_announces_are_consulted_whatever_form_it_sets() ->
     assert [got[t] for t in ("- get_slots(service, date): returns free appointment times",
                              "- send_sms(phone, text): sends a text message to the patient")] == ["A", "A"], got
 
+def test_a_task_led_by_what_it_works_from_is_task_and_form() -> None:
+    prompt = ("From the grant report below, pull out the headline figures into this JSON structure:\n{\n"
+              "\"organisation\": \"\",\n\"grant_amount_gbp\": 0\n}\nNumbers only, no units or commas.\n\nReport:\n"
+              "Brightside Carers' Network received £18,500 from the Halden Foundation.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("From the grant report below, pull out the headline figures into this JSON structure:",
+                             "{", "}")] == ["DO", "O", "O"], got
+
+def test_the_closing_brace_of_a_json_schema_above_the_input_is_form() -> None:
+    prompt = ("You are the donation-sorting assistant for Second Chance.\n\n"
+              "Classify each donated item described by the driver into one category.\n\n"
+              "Items with broken legs are \"recycle\".\n\nRespond with a JSON object following this schema:\n{\n"
+              "  \"category\": \"upholstered | case | other\",\n  \"decision\": \"sell | recycle\",\n"
+              "  \"note\": \"string, at most 15 words\"\n}\n\nDriver's description: {description}")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("{", "}", "Driver's description: {description}")] == ["O", "O", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

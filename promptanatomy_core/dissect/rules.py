@@ -558,7 +558,7 @@ _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 _PERSONA_WORDS = re.compile(r"\b(?:role|persona|identity|who you are|character)\b", re.I)
 #: An item of a block: a code fence, a heading, a bullet, a number or letter ("2.", "(b)"), a JSON object, a CSV row,
 #: a "key: value" field, a quotation.
-_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|\(?[a-hA-H]\)\s|\(\d{1,2}\)\s|[{\[]|"
+_ITEM = re.compile(r"^\s*(?:```|#{1,6}\s|\*\*|[-*•]\s|\d{1,2}[.)]\s|\(?[a-hA-H]\)\s|\(\d{1,2}\)\s|[{\[]|[}\]],?\s*$|"
                    r"[^\s,]+(?:,[^\s,]*){2,}$|\w[\w ,]{0,29}:\s|[a-z_]{1,30}:$|" + OPENING_QUOTE + ")")
 
 
@@ -603,7 +603,7 @@ def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] 
         return {A}  # "You can use these tools by replying with a JSON object …:" above the tools
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
-        this = (re.search(r"\b(?:this|these)\b(?!\s+(?:structure|format|shape|layout|form|template|schema|order|"
+        this = (re.search(r"\b(?:this|these)\b(?!\s+(?:json\s+|yaml\s+|xml\s+|csv\s+)?(?:structure|format|shape|layout|form|template|schema|order|"
                           r"keys|fields|columns|properties|attributes)\b)", sent.text, re.I) or
                 languages.POINTER.search(sent.text)) and \
             not re.search(r"following|folgende|suivant|siguiente|seguente|seguinte|volgende|следующ|następując|berikut",
