@@ -4851,6 +4851,12 @@ def test_the_closing_brace_of_a_json_schema_above_the_input_is_form() -> None:
     got = dict(codes(prompt))
     assert [got[t] for t in ("{", "}", "Driver's description: {description}")] == ["O", "O", "D"], got
 
+def test_the_lines_after_a_task_reworking_our_own_text_are_its_input() -> None:
+    prompt = ("Translate our price list into Spanish for the new sign. Keep the prices and layout exactly as they are.\n\n"
+              "Service wash (up to 6kg) – £9.50\nWash only – £4.80\nIroning, per shirt – £1.80")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Service wash (up to 6kg) – £9.50", "Ironing, per shirt – £1.80")] == ["D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -768,6 +768,7 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
     trailing = [m for line in lines[start:end] for m in line]
     earlier = [m for line in lines[:start] for m in line]
     pointed = any(D in labels[m.index] and (POINTER.search(m.text) or _CJK_POINTER.search(m.text) or
+                                            _REWORKS_OURS.match(m.text) or
                                             MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing)) or
                   _THIS_DOCUMENT.search(m.text) for m in earlier) or \
         bool(earlier) and _announced(earlier[-1], labels) == {D}  # "Translate …, keep the tags as they are:"
@@ -776,6 +777,9 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
             labels[m.index] = {D}
 
 
+#: A task reworking the user's own text, named: "Translate our price list into Spanish", "Proofread my menu".
+_REWORKS_OURS = re.compile(r"^\W*(?:please\s+)?(?:translate|proofread|rewrite|reword|reformat|tidy up|clean up|correct)\s+"
+                           r"(?:our|my)\s", re.I)
 #: The user's document named as the one at hand, whatever the sentence does: "Got this bill after my dog's stay".
 _THIS_DOCUMENT = re.compile(r"\b(?:this|these)\s+(?:[\w-]+\s+){0,2}?(?:bills?|invoices?|statements?|receipts?|"
                             r"logs?|transcripts?|exports?|spreadsheets?|charges|transactions)\b", re.I)
