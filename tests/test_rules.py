@@ -4857,6 +4857,15 @@ def test_the_lines_after_a_task_reworking_our_own_text_are_its_input() -> None:
     got = dict(codes(prompt))
     assert [got[t] for t in ("Service wash (up to 6kg) – £9.50", "Ironing, per shirt – £1.80")] == ["D", "D"], got
 
+def test_the_list_under_a_label_below_the_first_request_ends_where_its_bullets_do() -> None:
+    prompt = ("You are an HR copywriter who specialises in trade businesses.\n"
+              "Write a job advert for a trainee pest control technician at Ridgeway Pest Services.\nDetails:\n"
+              "- Salary £24,000 rising to £28,000\n- Company van and fuel card\n"
+              "Keep it under 300 words, with a short intro paragraph.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Details:", "- Company van and fuel card",
+                             "Keep it under 300 words, with a short intro paragraph.")] == ["D", "D", "O"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -1005,6 +1005,8 @@ def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Co
         elif li == first_task and li + 2 < len(lines) and len(lines[li + 1]) == 1 and \
                 _names_what_is_written_from(lines[li + 1][0].text):
             block = lines[li + 1:paragraph_end(lines, blank_before, li + 1)]
+            listed = list(itertools.takewhile(lambda item: bool(_LIST_ITEM_OR_QUOTE.match(item[0].text)), block[1:]))
+            block = block[:1 + len(listed)] if listed else block  # a list ends where its bullets do
             if all(labels[m.index] == {A} for item in block for m in item):
                 labels.update((m.index, {D}) for item in block for m in item)
 
