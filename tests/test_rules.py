@@ -4866,6 +4866,16 @@ def test_the_list_under_a_label_below_the_first_request_ends_where_its_bullets_d
     assert [got[t] for t in ("Details:", "- Company van and fuel card",
                              "Keep it under 300 words, with a short intro paragraph.")] == ["D", "D", "O"], got
 
+def test_entries_keyed_by_codes_are_definitions_not_a_pasted_record() -> None:
+    prompt = ("Sort each warranty claim we receive into one of these types and return JSON.\n\nTypes:\n"
+              "- PRODUCT_FAULT: the lock, cylinder or part failed in normal use within 12 months.\n"
+              "- FITTING_FAULT: the problem comes from how it was installed (misaligned keep).\n"
+              "- NOT_COVERED: outside 12 months, or a product we didn't supply.\n\n"
+              "Return {\"type\": \"<TYPE>\"} and nothing else.\n\nClaim: {claim_text}")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Types:", "- NOT_COVERED: outside 12 months, or a product we didn't supply.")] \
+        == ["A", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

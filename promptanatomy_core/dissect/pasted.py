@@ -501,7 +501,8 @@ def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Componen
     for run in runs(fields):
         above = run[0] - 1
         figures = sum(bool(re.search(r"\d", values[li])) for li in run)
-        if len(run) < 3 or figures * 2 < len(run) or \
+        codes = sum(bool(re.match(r"^[\s\-*•]*`?[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s*:", lines[li][0].text)) for li in run)
+        if len(run) < 3 or figures * 2 < len(run) or codes * 2 > len(run) or \
                 any(names_consulted(lines[li][-1].text.replace("_", " "))  # "<price_list>"
                     for li in range(max(above - 2, 0), above + 1)) or \
                 above >= 0 and (_consulted_by_task(lines[above][-1].text, lines) or
