@@ -4876,6 +4876,11 @@ def test_entries_keyed_by_codes_are_definitions_not_a_pasted_record() -> None:
     assert [got[t] for t in ("Types:", "- NOT_COVERED: outside 12 months, or a product we didn't supply.")] \
         == ["A", "A"], got
 
+def test_short_demands_on_the_register_and_counts_are_form() -> None:
+    for text in ("keep it simple pls", "Keep it informal, using \"tú\".", "Max 1 SMS.",
+                 "Keep it conversational, like you're talking in the van.", "No more than 5 hashtags per post."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
