@@ -4881,6 +4881,12 @@ def test_short_demands_on_the_register_and_counts_are_form() -> None:
                  "Keep it conversational, like you're talking in the van.", "No more than 5 hashtags per post."):
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
 
+def test_phrasing_full_sentences_and_no_quotes_are_form() -> None:
+    for text in ("Phrase each question the way a nervous first-time visitor might ask it.", "No quotes, no trailing period.",
+                 "Keep it skimmable, we'll print it as a one-page prep sheet.",
+                 "Use full sentences, not note form, and keep it to about one side of A4."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
