@@ -9,7 +9,7 @@ import pytest
 from pacp import DATASETS, gold
 from promptanatomy_core.accuracy import evaluate, label_code, load_gold_jsonl
 from promptanatomy_core.dissect.cues import (INPUT_LABEL, OUTPUT, cues_of, heading_component, heading_topic,
-                                             is_imperative, opens_material)
+                                             is_imperative, opens_material, title_component)
 from promptanatomy_core.dissect.patterns import alternatives, by_anchor, by_first_char, rearranged
 from promptanatomy_core.dissect.material import material_lines, runs
 from promptanatomy_core.text import PromptError
@@ -4886,6 +4886,16 @@ def test_phrasing_full_sentences_and_no_quotes_are_form() -> None:
                  "Keep it skimmable, we'll print it as a one-page prep sheet.",
                  "Use full sentences, not note form, and keep it to about one side of A4."):
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+
+def test_q_and_a_pairs_under_an_faq_title_are_consulted_not_demonstrations() -> None:
+    prompt = ("Answer the patient's question using only the FAQ below. If the answer isn't in the FAQ, reply "
+              "\"I'm not sure, please call reception\" and nothing else.\n\nFAQ\nQ: How much is an NHS check-up?\n"
+              "A: A check-up costs £26.80 in England.\nQ: What does Band 2 cover?\nA: Fillings and extractions.\n\n"
+              "Question: {question}")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("FAQ", "Q: How much is an NHS check-up?", "A: Fillings and extractions.",
+                             "Question: {question}")] == ["A", "A", "A", "D"], got
+    assert title_component("FAQ") == Component.ADDITIONAL_INFORMATION
 
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical

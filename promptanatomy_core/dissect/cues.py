@@ -1090,7 +1090,7 @@ def title_component(text: str) -> Component | None:
     """The component a bare title line names by its topic ("Your job", "Procedure", "Style"), None for any other."""
     if not re.fullmatch(r"[A-Z][\w'&/ -]{0,40}", text.strip()) or len(text.split()) > 4:
         return None
-    return heading_topic(text)
+    return heading_topic(text) or (A if REFERENCE.search(text) else None)  # "FAQ", "Reference material"
 
 
 def heading_topic(text: str) -> Component | None:

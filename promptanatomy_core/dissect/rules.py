@@ -207,7 +207,9 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
             counts = +counts
             label = lines[block[-1] - 1][-1].text.rstrip() if block and block[-1] > 0 else ""
             transcript = bool(INPUT_LABEL.match(label if label.endswith(":") else label + ":"))  # "TRANSCRIPT" too
-            demos = set(block) if len(block) >= 4 and min(counts.values()) >= 2 and not transcript else demos
+            consulted = bool(REFERENCE.search(label))  # "FAQ" above "Q: …" / "A: …" pairs: looked up, not shown
+            demos = set(block) if len(block) >= 4 and min(counts.values()) >= 2 and not transcript and \
+                not consulted else demos
         if len(demos) >= 2 and not _live_chat(lines, keyed, start, end):
             return demos, set(range(start, end + 1))
         break
