@@ -4897,6 +4897,10 @@ def test_q_and_a_pairs_under_an_faq_title_are_consulted_not_demonstrations() -> 
                              "Question: {question}")] == ["A", "A", "A", "D"], got
     assert title_component("FAQ") == Component.ADDITIONAL_INFORMATION
 
+def test_a_heading_over_what_the_assistant_can_rely_on_is_consulted() -> None:
+    assert heading_component("## Procedures you can rely on") == Component.ADDITIONAL_INFORMATION
+    assert heading_component("## Procedures") == Component.DIRECTIVE
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

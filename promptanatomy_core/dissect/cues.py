@@ -643,7 +643,9 @@ ASSISTANT_TITLE = _rx(r"^#{1,2}\s.*\b(?:assistant|master|agent|bot|companion|coa
                       r"^#{1,2}\s+\w[\w' ]{0,30}?\s*[—–:|-]\s*system (?:prompt|instructions)\b")  # "# StatDesk – system prompt"
 HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"what (?:you|we|i) (?:don'?t|do not|never|won'?t|can'?t|cannot|must not|shouldn'?t) (?:do|handle|help with|"
-         r"cover|answer)\b|\bwhat not to do\b|\bdon'?ts\b"), A),  # "## What you don't do": the limits, rules
+         r"cover|answer)\b|\bwhat not to do\b|\bdon'?ts\b|"
+         r"\b(?:you can|to) (?:rely on|refer to|look up)\b"), A),  # "## What you don't do": the limits, rules;
+    # "## Procedures you can rely on": what is consulted
     (_rx(r"questions? to (?:answer|address|cover)|key questions|^\W*(?:(?:my|our|the|your) )?questions\W*$"), D),
     (_rx(r"how to (?:respond|reply|speak|talk|write|sound|answer)\b|\bresponding\b|\bhow \w+ (?:talks|speaks|sounds)\b|"
          r"how you (?:talk|speak|sound|write|reply|respond|answer)\b|"
