@@ -4901,6 +4901,17 @@ def test_a_heading_over_what_the_assistant_can_rely_on_is_consulted() -> None:
     assert heading_component("## Procedures you can rely on") == Component.ADDITIONAL_INFORMATION
     assert heading_component("## Procedures") == Component.DIRECTIVE
 
+def test_a_consulted_block_below_the_line_that_hands_it_over_stays_consulted() -> None:
+    prompt = ("You are a compliance reviewer who checks marketing copy against the UK Green Claims Code.\n"
+              "Below are the facts we can evidence about our dry cleaner's and a draft web banner.\n"
+              "Point out any claim in the banner that goes beyond the evidence and suggest a safer wording for each.\n\n"
+              "Evidence:\n- We switched from perc to a hydrocarbon solvent in 2022.\n"
+              "- 80% of our hangers are returned and reused.\n\n"
+              "Banner:\n\"Pittman's is London's greenest dry cleaner!\"")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Evidence:", "- 80% of our hangers are returned and reused.", "Banner:")] \
+        == ["A", "A", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

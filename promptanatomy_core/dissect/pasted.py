@@ -785,7 +785,8 @@ def label_said_pasted_below(lines: list[list[Sent]], labels: dict[int, set[Compo
             continue
         end = paragraph_end(lines, blank_before, li + 1)
         block = [m for line in lines[li + 1:end] for m in line]
-        if len(block) >= 2 and all(labels[m.index] == {A} and m.cues <= {A} for m in block):
+        if len(block) >= 2 and all(labels[m.index] == {A} and m.cues <= {A} for m in block) and \
+                not (bare_label(block[0].text) and names_consulted(block[0].text)):  # "Evidence:" to check against
             labels.update((m.index, {D}) for m in block)
 
 
