@@ -4912,6 +4912,15 @@ def test_a_consulted_block_below_the_line_that_hands_it_over_stays_consulted() -
     assert [got[t] for t in ("Evidence:", "- 80% of our hangers are returned and reused.", "Banner:")] \
         == ["A", "A", "D"], got
 
+def test_a_bare_input_label_after_a_blank_line_ends_the_examples() -> None:
+    prompt = ("Convert each sighting report from our website form into a CSV row with the columns date, postcode, "
+              "animal.\n\nExample input:\nSubmitted 02/06/2025 | Postcode: SN2 1AB | Seen: A rat\nExample output:\n"
+              "02/06/2025,SN2 1AB,rat\n\nReports:\nSubmitted 03/06/2025 | Postcode: SN5 7DF | Seen: Squirrels\n"
+              "Submitted 04/06/2025 | Postcode: SN3 2JJ | Seen: Mouse droppings")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("02/06/2025,SN2 1AB,rat", "Reports:",
+                             "Submitted 04/06/2025 | Postcode: SN3 2JJ | Seen: Mouse droppings")] == ["E", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
