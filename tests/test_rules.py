@@ -4921,6 +4921,13 @@ def test_a_bare_input_label_after_a_blank_line_ends_the_examples() -> None:
     assert [got[t] for t in ("02/06/2025,SN2 1AB,rat", "Reports:",
                              "Submitted 04/06/2025 | Postcode: SN3 2JJ | Seen: Mouse droppings")] == ["E", "D", "D"], got
 
+def test_any_bare_label_after_a_blank_line_ends_the_examples() -> None:
+    prompt = ("Write a cryptic crossword clue for each word, in the format of the example.\n\nExample:\n"
+              "LANTERN — Portable light with a handle (7)\n\nWords:\nGALAXY\nPRETZEL\n\n"
+              "Give each clue in the same format as the examples, including the letter count.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("LANTERN — Portable light with a handle (7)", "Words:", "PRETZEL")] == ["E", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -481,7 +481,8 @@ class RulesDissector(Dissector):
         if PLACEHOLDER.search(first.text) or (first.input_label and (li == len(lines) - 1 or next_is_slot or
                                                                      first.text.lstrip().startswith("#"))):
             return True  # the open query, its slot, or a markdown heading over the input ("## Ticket")
-        if blank_before[first.index] and len(line) == 1 and first.input_label and first.text.rstrip().endswith(":"):
+        if blank_before[first.index] and len(line) == 1 and first.text.rstrip().endswith(":") and \
+                (first.input_label or bare_label(first.text) and not first.cues):
             return True  # "Reports:" after the examples, a blank line between: the input's label
         if re.match(r"^\W*now\b", first.text, re.I) or \
                 (is_imperative(first.text) and key_value(first.text) is None and not first.input_label) \
