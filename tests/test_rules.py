@@ -4928,6 +4928,14 @@ def test_any_bare_label_after_a_blank_line_ends_the_examples() -> None:
     got = dict(codes(prompt))
     assert [got[t] for t in ("LANTERN — Portable light with a handle (7)", "Words:", "PRETZEL")] == ["E", "D", "D"], got
 
+def test_you_play_a_named_character_is_the_persona_and_its_traits_follow() -> None:
+    prompt = ("Let's role-play a sales call so I can practise.\n"
+              "You play Henrik, the owner of a busy café who is unhappy with his current roaster.\n"
+              "Henrik is polite but sceptical and hates long pitches.\nI'll start.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("You play Henrik, the owner of a busy café who is unhappy with his current roaster.",
+                             "Henrik is polite but sceptical and hates long pitches.")] == ["R", "R"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -78,6 +78,7 @@ ROLE = _rx(
     r"^\W*(?:please\s+)?be\s+(?:the|my|an?)\s+(?:[\w-]+\s+){0,2}(?:interviewer|manager|customer|client|"
     r"examiner|tutor|teacher|coach|recruiter|landlord|boss|patient|doctor|game master|narrator|villain|opponent|"
     r"investor|journalist|host|buyer|seller)\b|^\W*you(?:'ll| will)?\s+play\s+(?:everyone|everybody|all)\b|"
+    r"^\W*you(?:'ll| will)?\s+play\s+(?-i:(?:(?:Mr|Mrs|Ms|Dr|Miss)\.?\s+)?[A-Z][\w'-]+),|"  # "You play Henrik, …"
     r"you(?:'ll| will)\s+be\s+(?:an?|my|the)\s+(?!(?:list|set|copy|few|couple|series|number)\b)|imagine\s+(?:you are|"
     r"you're|that you are)|"
     r"(?:assume|adopt|take on|play)\s+the\s+(?:role|persona|part)\b|your\s+(?:role|persona|identity)\s+is\b|"
