@@ -4936,6 +4936,13 @@ def test_you_play_a_named_character_is_the_persona_and_its_traits_follow() -> No
     assert [got[t] for t in ("You play Henrik, the owner of a busy café who is unhappy with his current roaster.",
                              "Henrik is polite but sceptical and hates long pitches.")] == ["R", "R"], got
 
+def test_forms_of_address_header_rows_and_separators_are_form() -> None:
+    for text in ("Use the informal \"ty\" form, as on the other signs.", "Use the informal du form.",
+                 "Use the formal form of address (Sie / vous).", "Put one product per row and include a header row.",
+                 "Use a dot as the decimal separator and no currency symbols."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+    assert Component.OUTPUT_FORMATTING not in cues_of("The file has a header row like this:")
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
