@@ -4943,6 +4943,14 @@ def test_forms_of_address_header_rows_and_separators_are_form() -> None:
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
     assert Component.OUTPUT_FORMATTING not in cues_of("The file has a header row like this:")
 
+def test_how_the_answer_is_laid_out_or_sounds_is_form() -> None:
+    for text in ("Make it sound like a person wrote it, not a brand.",
+                 "Write it as three short sections: What happened, What we said, Next step.",
+                 "Structure it as: what happened, why the bank's response is wrong, what I want.",
+                 "Write each item as one friendly sentence starting with a verb."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+    assert Component.OUTPUT_FORMATTING in cues_of("Recommend at most two dramas per reply.")
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.
