@@ -4794,7 +4794,8 @@ def test_an_faq_is_consulted_and_its_questions_with_it() -> None:
     got = dict(codes(prompt))
     assert [got[t] for t in ("<faq>", "Q: How long does a boiler service take?",
                              "A: Usually 45 minutes to an hour.", "{customer_question}")] == ["A", "A", "A", "D"], got
-    prompt = ("Here are the FAQs from our wedding photography website.\nQ: Do you travel?\nA: Yes, anywhere in the UK.\n\n"
+    prompt = ("Here are the FAQs from our wedding photography website.\nQ: Do you travel?\n"
+              "A: Yes, anywhere in the UK.\n\n"
               "Now answer this couple's message using only the information above: \"Would you come to Aberdeen?\"")
     assert dict(codes(prompt))["Here are the FAQs from our wedding photography website."] == "A"
 
@@ -4852,7 +4853,8 @@ def test_the_closing_brace_of_a_json_schema_above_the_input_is_form() -> None:
     assert [got[t] for t in ("{", "}", "Driver's description: {description}")] == ["O", "O", "D"], got
 
 def test_the_lines_after_a_task_reworking_our_own_text_are_its_input() -> None:
-    prompt = ("Translate our price list into Spanish for the new sign. Keep the prices and layout exactly as they are.\n\n"
+    prompt = ("Translate our price list into Spanish for the new sign. "
+              "Keep the prices and layout exactly as they are.\n\n"
               "Service wash (up to 6kg) – £9.50\nWash only – £4.80\nIroning, per shirt – £1.80")
     got = dict(codes(prompt))
     assert [got[t] for t in ("Service wash (up to 6kg) – £9.50", "Ironing, per shirt – £1.80")] == ["D", "D"], got
@@ -4882,7 +4884,8 @@ def test_short_demands_on_the_register_and_counts_are_form() -> None:
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
 
 def test_phrasing_full_sentences_and_no_quotes_are_form() -> None:
-    for text in ("Phrase each question the way a nervous first-time visitor might ask it.", "No quotes, no trailing period.",
+    for text in ("Phrase each question the way a nervous first-time visitor might ask it.",
+                 "No quotes, no trailing period.",
                  "Keep it skimmable, we'll print it as a one-page prep sheet.",
                  "Use full sentences, not note form, and keep it to about one side of A4."):
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
@@ -4904,7 +4907,8 @@ def test_a_heading_over_what_the_assistant_can_rely_on_is_consulted() -> None:
 def test_a_consulted_block_below_the_line_that_hands_it_over_stays_consulted() -> None:
     prompt = ("You are a compliance reviewer who checks marketing copy against the UK Green Claims Code.\n"
               "Below are the facts we can evidence about our dry cleaner's and a draft web banner.\n"
-              "Point out any claim in the banner that goes beyond the evidence and suggest a safer wording for each.\n\n"
+              "Point out any claim in the banner that goes beyond the evidence and suggest a safer wording "
+              "for each.\n\n"
               "Evidence:\n- We switched from perc to a hydrocarbon solvent in 2022.\n"
               "- 80% of our hangers are returned and reused.\n\n"
               "Banner:\n\"Pittman's is London's greenest dry cleaner!\"")
@@ -4919,7 +4923,8 @@ def test_a_bare_input_label_after_a_blank_line_ends_the_examples() -> None:
               "Submitted 04/06/2025 | Postcode: SN3 2JJ | Seen: Mouse droppings")
     got = dict(codes(prompt))
     assert [got[t] for t in ("02/06/2025,SN2 1AB,rat", "Reports:",
-                             "Submitted 04/06/2025 | Postcode: SN3 2JJ | Seen: Mouse droppings")] == ["E", "D", "D"], got
+                             "Submitted 04/06/2025 | Postcode: SN3 2JJ | Seen: Mouse droppings")] \
+        == ["E", "D", "D"], got
 
 def test_any_bare_label_after_a_blank_line_ends_the_examples() -> None:
     prompt = ("Write a cryptic crossword clue for each word, in the format of the example.\n\nExample:\n"
@@ -4969,58 +4974,61 @@ def test_accuracy_floor_on_pacp(name: str) -> None:
 GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "extra": 0.91, "more": 0.89,
                "instruct": 0.86, "library": 0.88, "everyday": 0.89, "systems": 0.90, "unseen": 0.86, "sealed": 0.85,
                "vault": 0.90, "studio": 0.95, "chats": 0.87, "agents": 0.92, "crypt": 0.92, "bunker": 0.87,
-               "harbor": 0.87, "atlas": 0.87, "meadow": 0.84, "quarry": 0.84, "cellar": 0.83, "attic": 0.87,
+               "harbor": 0.87, "atlas": 0.88, "meadow": 0.84, "quarry": 0.84, "cellar": 0.84, "attic": 0.87,
                "orchard": 0.91, "delta": 0.88, "glade": 0.83, "willow": 0.85, "spruce": 0.85, "cavern": 0.83,
                "burrow": 0.85, "thicket": 0.87, "reed": 0.81, "fern": 0.87, "grotto": 0.83, "hollow": 0.87,
                "tarn": 0.83, "brook": 0.82, "heath": 0.85, "marsh": 0.87, "moor": 0.85, "dune": 0.88, "bog": 0.88,
-               "cove": 0.85, "mesa": 0.84, "prairie": 0.85, "ridge": 0.88, "glen": 0.83, "quay": 0.82, "lagoon": 0.85,
-               "fjord": 0.88, "heron": 0.83, "pike": 0.86, "wren": 0.84, "sound": 0.82, "cliff": 0.86, "estuary": 0.85,
+               "cove": 0.85, "mesa": 0.84, "prairie": 0.85, "ridge": 0.89, "glen": 0.83, "quay": 0.82, "lagoon": 0.85,
+               "fjord": 0.89, "heron": 0.83, "pike": 0.87, "wren": 0.84, "sound": 0.83, "cliff": 0.86, "estuary": 0.85,
                "atoll": 0.88, "geyser": 0.77, "ravine": 0.88, "steppe": 0.82, "oasis": 0.85, "basin": 0.80,
-               "lake": 0.71, "gorge": 0.81, "knoll": 0.85, "shoal": 0.72, "tundra": 0.83, "canyon": 0.72,
+               "lake": 0.72, "gorge": 0.81, "knoll": 0.85, "shoal": 0.72, "tundra": 0.83, "canyon": 0.72,
                "summit": 0.83, "crater": 0.82, "isle": 0.85, "marina": 0.87, "glacier": 0.84, "fen": 0.81,
                "spring": 0.84, "cape": 0.82, "inlet": 0.84, "creek": 0.78, "valley": 0.88, "bay": 0.79, "tor": 0.75,
                "brae": 0.83, "bluff": 0.78, "strait": 0.84, "plateau": 0.85, "shore": 0.89, "pond": 0.84,
-               "ledge": 0.85, "dell": 0.82, "mire": 0.78, "spit": 0.86, "wadi": 0.83, "gully": 0.86, "butte": 0.79,
-               "drumlin": 0.79, "marl": 0.84, "sedge": 0.75, "scree": 0.85, "esker": 0.87, "cirque": 0.82,
-               "talus": 0.87, "col": 0.87, "loch": 0.87, "fell": 0.87, "mull": 0.86, "ness": 0.86, "rill": 0.82,
-               "holm": 0.81, "carr": 0.80, "sill": 0.90, "karst": 0.84, "moraine": 0.83, "bayou": 0.85, "kame": 0.86,
-               "scar": 0.82, "gill": 0.83, "beck": 0.75, "wold": 0.85, "skerry": 0.81, "fjell": 0.80, "kettle": 0.83,
-               "combe": 0.77, "arete": 0.77, "tombolo": 0.82, "bight": 0.86, "corrie": 0.80, "firth": 0.84,
-               "kyle": 0.84, "voe": 0.84, "lough": 0.86, "holt": 0.88, "shaw": 0.80, "carse": 0.85, "haugh": 0.85,
-               "kloof": 0.84, "vlei": 0.77, "rincon": 0.84, "bourn": 0.76, "gulch": 0.79, "playa": 0.81, "swale": 0.81,
+               "ledge": 0.85, "dell": 0.82, "mire": 0.78, "spit": 0.87, "wadi": 0.83, "gully": 0.86, "butte": 0.79,
+               "drumlin": 0.79, "marl": 0.84, "sedge": 0.75, "scree": 0.85, "esker": 0.88, "cirque": 0.83,
+               "talus": 0.87, "col": 0.87, "loch": 0.87, "fell": 0.88, "mull": 0.86, "ness": 0.86, "rill": 0.82,
+               "holm": 0.81, "carr": 0.80, "sill": 0.90, "karst": 0.84, "moraine": 0.83, "bayou": 0.86, "kame": 0.86,
+               "scar": 0.82, "gill": 0.83, "beck": 0.76, "wold": 0.85, "skerry": 0.82, "fjell": 0.80, "kettle": 0.83,
+               "combe": 0.77, "arete": 0.77, "tombolo": 0.83, "bight": 0.86, "corrie": 0.80, "firth": 0.84,
+               "kyle": 0.85, "voe": 0.84, "lough": 0.86, "holt": 0.88, "shaw": 0.80, "carse": 0.85, "haugh": 0.85,
+               "kloof": 0.86, "vlei": 0.77, "rincon": 0.84, "bourn": 0.76, "gulch": 0.79, "playa": 0.81, "swale": 0.81,
                "pingo": 0.80, "polje": 0.77, "tepui": 0.78, "sabkha": 0.78, "swash": 0.76, "bolson": 0.84,
-               "cuesta": 0.85, "hogback": 0.77, "lunette": 0.73, "ria": 0.86, "cay": 0.83, "coulee": 0.86,
-               "arroyo": 0.80, "yardang": 0.81, "nunatak": 0.83, "barchan": 0.83, "doline": 0.81, "machair": 0.76,
-               "kopje": 0.78, "sandur": 0.81, "tafoni": 0.85, "serac": 0.87, "loess": 0.78, "maar": 0.80,
+               "cuesta": 0.86, "hogback": 0.77, "lunette": 0.73, "ria": 0.87, "cay": 0.83, "coulee": 0.86,
+               "arroyo": 0.80, "yardang": 0.81, "nunatak": 0.84, "barchan": 0.83, "doline": 0.81, "machair": 0.78,
+               "kopje": 0.78, "sandur": 0.81, "tafoni": 0.85, "serac": 0.88, "loess": 0.78, "maar": 0.81,
                "horst": 0.82, "caldera": 0.87, "cenote": 0.79, "oxbow": 0.89, "graben": 0.75, "tuya": 0.76,
-               "erg": 0.80, "bajada": 0.73, "inselberg": 0.83, "kipuka": 0.80, "hoodoo": 0.81, "lahar": 0.87,
-               "moulin": 0.83, "fumarole": 0.75, "sastrugi": 0.72, "pediment": 0.85, "ventifact": 0.72, "mogote": 0.84,
-               "polder": 0.86, "sinter": 0.76, "zeugen": 0.83, "guyot": 0.76, "inlier": 0.79, "lapies": 0.77,
-               "cwm": 0.81, "bornhardt": 0.82, "kluft": 0.74, "ait": 0.79, "swallet": 0.82, "strath": 0.83,
+               "erg": 0.81, "bajada": 0.73, "inselberg": 0.83, "kipuka": 0.81, "hoodoo": 0.81, "lahar": 0.87,
+               "moulin": 0.83, "fumarole": 0.75, "sastrugi": 0.73, "pediment": 0.85, "ventifact": 0.72, "mogote": 0.84,
+               "polder": 0.87, "sinter": 0.77, "zeugen": 0.83, "guyot": 0.77, "inlier": 0.79, "lapies": 0.77,
+               "cwm": 0.81, "bornhardt": 0.82, "kluft": 0.76, "ait": 0.79, "swallet": 0.82, "strath": 0.83,
                "gilgai": 0.74, "outlier": 0.78, "rand": 0.84, "nubbin": 0.73, "karren": 0.80, "ponor": 0.80,
-               "palsa": 0.73, "hamada": 0.73, "uvala": 0.87, "scarp": 0.71, "thufur": 0.78, "hum": 0.83, "reg": 0.83,
-               "serir": 0.84, "tinaja": 0.85, "aven": 0.77, "gour": 0.82, "vrulja": 0.81, "kavir": 0.85,
+               "palsa": 0.73, "hamada": 0.73, "uvala": 0.87, "scarp": 0.71, "thufur": 0.78, "hum": 0.84, "reg": 0.83,
+               "serir": 0.85, "tinaja": 0.85, "aven": 0.77, "gour": 0.82, "vrulja": 0.81, "kavir": 0.85,
                "couloir": 0.84, "drift": 0.84, "flysch": 0.86, "ghyll": 0.86, "kuppe": 0.82, "lido": 0.78,
                "motu": 0.77, "nullah": 0.79, "berm": 0.86, "levee": 0.84, "hummock": 0.88, "spur": 0.81, "alas": 0.83,
-               "klint": 0.81, "dambo": 0.83, "jokul": 0.76, "yazoo": 0.82, "gnamma": 0.88, "riegel": 0.88,
-               "cuvette": 0.83, "blowhole": 0.83, "crevasse": 0.86, "skarn": 0.84, "cuspate": 0.83, "flatiron": 0.77,
+               "klint": 0.81, "dambo": 0.83, "jokul": 0.77, "yazoo": 0.82, "gnamma": 0.88, "riegel": 0.88,
+               "cuvette": 0.83, "blowhole": 0.83, "crevasse": 0.86, "skarn": 0.86, "cuspate": 0.83, "flatiron": 0.77,
                "hardpan": 0.82, "jheel": 0.81, "lynchet": 0.83, "nivation": 0.81, "rogen": 0.81, "solum": 0.85,
                "tjaele": 0.77, "felsenmeer": 0.86, "dreikanter": 0.85, "bergschrund": 0.81, "monadnock": 0.79,
-               "zibar": 0.80, "draa": 0.82, "seif": 0.83, "chott": 0.81, "grike": 0.77, "roddon": 0.85,
-               "sandspit": 0.82, "knickpoint": 0.78, "gibber": 0.80, "pediplain": 0.82, "fulgurite": 0.78,
-               "thermokarst": 0.79, "malpais": 0.87, "coquina": 0.74, "regolith": 0.87, "tufa": 0.84, "firn": 0.84,
+               "zibar": 0.80, "draa": 0.83, "seif": 0.83, "chott": 0.81, "grike": 0.78, "roddon": 0.86,
+               "sandspit": 0.82, "knickpoint": 0.79, "gibber": 0.83, "pediplain": 0.84, "fulgurite": 0.79,
+               "thermokarst": 0.79, "malpais": 0.87, "coquina": 0.74, "regolith": 0.89, "tufa": 0.84, "firn": 0.85,
                "paternoster": 0.85, "duricrust": 0.79, "grus": 0.82, "saprolite": 0.80, "lapilli": 0.82,
-               "scoria": 0.80, "talik": 0.78, "zastruga": 0.83, "gravelbar": 0.84, "boulder": 0.82, "pothole": 0.75,
-               "kettlehole": 0.87, "tafone": 0.85, "clint": 0.74, "hardground": 0.78, "sinkhole": 0.80, "dolina": 0.83,
-               "badland": 0.83, "clitter": 0.79, "blockfield": 0.84, "flyggberg": 0.86, "rockglacier": 0.82,
-               "fjard": 0.86, "gendarme": 0.79, "blowout": 0.84, "spillway": 0.78, "washout": 0.85, "lagg": 0.83,
-               "tessera": 0.83, "stack": 0.81, "pillar": 0.82, "natch": 0.79, "knob": 0.82, "terrace": 0.76,
+               "scoria": 0.81, "talik": 0.78, "zastruga": 0.84, "gravelbar": 0.84, "boulder": 0.82, "pothole": 0.75,
+               "kettlehole": 0.87, "tafone": 0.85, "clint": 0.74, "hardground": 0.78, "sinkhole": 0.81, "dolina": 0.83,
+               "badland": 0.83, "clitter": 0.80, "blockfield": 0.85, "flyggberg": 0.86, "rockglacier": 0.82,
+               "fjard": 0.86, "gendarme": 0.79, "blowout": 0.84, "spillway": 0.78, "washout": 0.86, "lagg": 0.83,
+               "tessera": 0.84, "stack": 0.81, "pillar": 0.82, "natch": 0.79, "knob": 0.83, "terrace": 0.77,
                "shingle": 0.81, "coombe": 0.83, "dingle": 0.84, "corry": 0.83, "scaur": 0.80, "howe": 0.87,
-               "rigg": 0.81, "sike": 0.82, "slack": 0.82, "dene": 0.88, "clough": 0.83, "nab": 0.83, "bield": 0.82,
-               "stob": 0.80, "hause": 0.84, "moss": 0.82, "rake": 0.79, "keld": 0.77, "wyke": 0.82, "thwaite": 0.80,
-               "mere": 0.75, "raise": 0.85, "garth": 0.83, "ings": 0.78, "hope": 0.82, "intake": 0.85, "gutter": 0.83,
-               "slade": 0.81, "hagg": 0.78, "knott": 0.80, "crag": 0.82, "dale": 0.88, "brow": 0.83, "yett": 0.82,
-               "heugh": 0.83, "hirst": 0.85, "snab": 0.82, "wath": 0.87, "laithe": 0.79, "croft": 0.82, "holme": 0.87}
+               "rigg": 0.81, "sike": 0.82, "slack": 0.83, "dene": 0.89, "clough": 0.84, "nab": 0.83, "bield": 0.82,
+               "stob": 0.80, "hause": 0.84, "moss": 0.82, "rake": 0.79, "keld": 0.77, "wyke": 0.82, "thwaite": 0.81,
+               "mere": 0.75, "raise": 0.85, "garth": 0.83, "ings": 0.78, "hope": 0.83, "intake": 0.85, "gutter": 0.83,
+               "slade": 0.81, "hagg": 0.79, "knott": 0.80, "crag": 0.83, "dale": 0.88, "brow": 0.83, "yett": 0.83,
+               "heugh": 0.83, "hirst": 0.85, "snab": 0.82, "wath": 0.87, "laithe": 0.79, "croft": 0.82, "holme": 0.87,
+               "loaning": 0.83, "fold": 0.83, "hurst": 0.88, "scout": 0.88, "nook": 0.86, "dub": 0.83, "force": 0.83,
+               "haw": 0.84, "ridding": 0.91, "shiel": 0.87, "toft": 0.81, "lund": 0.87, "wong": 0.87, "booth": 0.84,
+               "gait": 0.86, "lonnin": 0.81}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
