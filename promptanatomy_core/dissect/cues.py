@@ -1033,8 +1033,9 @@ CLOSING_CONTENT = (r"^\W*(?:then\s+)?(?:finish|end|close|conclude)\s+with\s+an?\
                     r"provide|offer|state|put|append)\s+(?:[\w–-]+\s+){0,5}?(?:summary|recommendation|rating|tips|"
                     r"note|notes|estimate|list|explanation|sentences?|questions?|misconceptions|ideas|options|"
                     r"alternatives|risks|changes|mistakes|steps|paragraph|assessment|verdict|score)\b))")
-#: A sentence that opens with a task verb whose object is the task itself, not the answer's form.
-_TASK_FIRST = _rx(_LEAD + r"(?:(?:from|using|based on) (?:the|this|these|my|our)\b[^,.]{0,80},\s*)?"  # "From the extract below, …"
+#: A sentence that opens with a task verb whose object is the task itself, not the answer's form, perhaps after what
+#: it works from ("From the safety data sheet extract below, pull out …").
+_TASK_FIRST = _rx(_LEAD + r"(?:(?:from|using|based on) (?:the|this|these|my|our)\b[^,.]{0,80},\s*)?"
                   r"(?:(?:please|now|first,?|then)\s+)?(?!(?:write|format|return|reply|respond|answer|use|"
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them|"

@@ -608,8 +608,9 @@ def _announced(sent: Sent, labels: dict[int, set[Component]]) -> set[Component] 
         return {A}  # "You can use these tools by replying with a JSON object …:" above the tools
     got = labels[sent.index]
     if got == {D, O}:  # "… and give it back as JSON:" above the fields: the items are the form;
-        this = (re.search(r"\b(?:this|these)\b(?!\s+(?:json\s+|yaml\s+|xml\s+|csv\s+)?(?:structure|format|shape|layout|form|template|schema|order|"
-                          r"keys|fields|columns|properties|attributes)\b)", sent.text, re.I) or
+        this = (re.search(r"\b(?:this|these)\b(?!\s+(?:json\s+|yaml\s+|xml\s+|csv\s+)?(?:structure|format|shape|"
+                          r"layout|form|template|schema|order|keys|fields|columns|properties|attributes)\b)",
+                          sent.text, re.I) or
                 languages.POINTER.search(sent.text)) and \
             not re.search(r"following|folgende|suivant|siguiente|seguente|seguinte|volgende|следующ|następując|berikut",
                           sent.text, re.I)
@@ -783,8 +784,8 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
 
 
 #: A task reworking the user's own text, named: "Translate our price list into Spanish", "Proofread my menu".
-_REWORKS_OURS = re.compile(r"^\W*(?:please\s+)?(?:translate|proofread|rewrite|reword|reformat|tidy up|clean up|correct)\s+"
-                           r"(?:our|my)\s", re.I)
+_REWORKS_OURS = re.compile(r"^\W*(?:please\s+)?(?:translate|proofread|rewrite|reword|reformat|tidy up|clean up|"
+                           r"correct)\s+(?:our|my)\s", re.I)
 #: The user's document named as the one at hand, whatever the sentence does: "Got this bill after my dog's stay".
 _THIS_DOCUMENT = re.compile(r"\b(?:this|these)\s+(?:[\w-]+\s+){0,2}?(?:bills?|invoices?|statements?|receipts?|"
                             r"logs?|transcripts?|exports?|spreadsheets?|charges|transactions)\b", re.I)
