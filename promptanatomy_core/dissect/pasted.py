@@ -488,6 +488,10 @@ def _asked_over(lines: list[list[Sent]], li: int, labels: dict[int, set[Componen
 _CHAT_FIELD = re.compile(r"^\s*[a-z][\w '’/-]{0,30}?\s*:\s+(\S+\s+\S.*)$")
 
 
+#: A key that is a code, not a field's name: "- PRODUCT_FAULT: …", "`NOT_COVERED`: …".
+_CODE_KEY = re.compile(r"^[\s\-*•]*`?[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s*:")
+
+
 def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
     """In a request without a persona of its own, a run of at least three "key: value" lines with figures left as
     background ("Previous balance: $1,284.33", "Colesterol total: 238 mg/dL") is a pasted record the task works on,
@@ -501,7 +505,7 @@ def label_pasted_records(lines: list[list[Sent]], labels: dict[int, set[Componen
     for run in runs(fields):
         above = run[0] - 1
         figures = sum(bool(re.search(r"\d", values[li])) for li in run)
-        codes = sum(bool(re.match(r"^[\s\-*•]*`?[A-Z][A-Z0-9]*_[A-Z0-9_]+`?\s*:", lines[li][0].text)) for li in run)
+        codes = sum(bool(_CODE_KEY.match(lines[li][0].text)) for li in run)
         if len(run) < 3 or figures * 2 < len(run) or codes * 2 > len(run) or \
                 any(names_consulted(lines[li][-1].text.replace("_", " "))  # "<price_list>"
                     for li in range(max(above - 2, 0), above + 1)) or \

@@ -766,9 +766,7 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
             break  # an instruction, a rule among them ("Do not mention the ticket number.") too
         if lines[li][-1].text.rstrip().endswith(":") and (_GLOSSARY.search(lines[li][-1].text) or
                                                           CONDITIONS_BELOW.search(lines[li][-1].text)):
-            start = li + 1  # "Glossary (always use these renderings):", "Reject a joke if it:" and its items
-            while start < end and _LIST_ITEM_OR_QUOTE.match(lines[start][0].text):
-                start += 1
+            start = _list_end(lines, li + 1, end)  # "Glossary (…):", "Reject a joke if it:" and its items
             break
         start = li
     trailing = [m for line in lines[start:end] for m in line]
@@ -919,6 +917,13 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|me|we|our|us|hi|hello|hey|je|j'\w+|mo
 _LIST_ITEM_OR_QUOTE = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|\[\d{1,3}\]\s|" + OPENING_QUOTE + ")")
 
 
+def _list_end(lines: list[list[Sent]], start: int, stop: int) -> int:
+    """The line after the list items (bullets, numbers, quotations) that run from line ``start``, ``stop`` at most."""
+    while start < stop and _LIST_ITEM_OR_QUOTE.match(lines[start][0].text):
+        start += 1
+    return start
+
+
 #: "this" standing alone for what the user pastes next: "fill this in pls", "is this real?", "translate this for me".
 _BARE_THIS = re.compile(r"\bthis\b(?=\s*(?:(?:in|into|to|as|out|up|for me|pls|please|real|legit|correct|right)\b|"
                         r"[?!,.]|$))", re.I)
@@ -1010,9 +1015,9 @@ def _label_fields_written_from(lines: list[list[Sent]], labels: dict[int, set[Co
                     labels.update((m.index, {D}) for item in block for m in item)
         elif li == first_task and li + 2 < len(lines) and len(lines[li + 1]) == 1 and \
                 _names_what_is_written_from(lines[li + 1][0].text):
-            block = lines[li + 1:paragraph_end(lines, blank_before, li + 1)]
-            listed = list(itertools.takewhile(lambda item: bool(_LIST_ITEM_OR_QUOTE.match(item[0].text)), block[1:]))
-            block = block[:1 + len(listed)] if listed else block  # a list ends where its bullets do
+            end = paragraph_end(lines, blank_before, li + 1)
+            items = _list_end(lines, li + 2, end)
+            block = lines[li + 1:items if items > li + 2 else end]  # a list ends where its bullets do
             if all(labels[m.index] == {A} for item in block for m in item):
                 labels.update((m.index, {D}) for item in block for m in item)
 
