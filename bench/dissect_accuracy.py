@@ -193,6 +193,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "shiel (dev after a first blind run)": HERE / "data/shiel_prompts.jsonl",
              "toft (dev after a first blind run)": HERE / "data/toft_prompts.jsonl",
              "lund (dev after a first blind run)": HERE / "data/lund_prompts.jsonl",
+             "clive (dev after a first blind run)": HERE / "data/clive_prompts.jsonl",
+             "rean (dev after a first blind run)": HERE / "data/rean_prompts.jsonl",
+             "sough (dev after a first blind run)": HERE / "data/sough_prompts.jsonl",
+             "gowk (dev after a first blind run)": HERE / "data/gowk_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -379,7 +383,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "wong (never looked at)": HERE / "data/wong_prompts.jsonl",
              "booth (never looked at)": HERE / "data/booth_prompts.jsonl",
              "gait (never looked at)": HERE / "data/gait_prompts.jsonl",
-             "lonnin (never looked at)": HERE / "data/lonnin_prompts.jsonl"}
+             "lonnin (never looked at)": HERE / "data/lonnin_prompts.jsonl",
+             "yeld (never looked at)": HERE / "data/yeld_prompts.jsonl",
+             "scaw (never looked at)": HERE / "data/scaw_prompts.jsonl",
+             "mow (never looked at)": HERE / "data/mow_prompts.jsonl",
+             "tenter (never looked at)": HERE / "data/tenter_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
