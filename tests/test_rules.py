@@ -4956,6 +4956,14 @@ def test_how_the_answer_is_laid_out_or_sounds_is_form() -> None:
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
     assert Component.OUTPUT_FORMATTING in cues_of("Recommend at most two dramas per reply.")
 
+def test_now_do_these_with_the_form_is_the_query_and_points_at_the_lines_after_it() -> None:
+    prompt = ("Decide whether each line is billable.\nExamples:\nReset password -> covered\n"
+              "Set up laptops -> billable\nNow do these, answering in CSV with the columns line,decision:\n"
+              "Replaced failed PSU\nInstalled NAS")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Now do these, answering in CSV with the columns line,decision:", "Replaced failed PSU",
+                             "Installed NAS")] == ["DO", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -39,7 +39,7 @@ _TASK_VERBS = (
     r"trace|indicate|turn|reply|respond|quiz|qualify|collect|gather|schedule|book|audit|reconcile|transcribe|"
     r"troubleshoot|interpret|forecast|organi[sz]e|fill in|fill out|anonymi[sz]e|pseudonymi[sz]e|de-?identify|"
     r"put together|pull together|tighten|shorten|condense|simplify|streamline|polish|"
-    r"do (?:an?|these|this|some)(?= \w)|do the following\b|"  # "Do a Pareto analysis", "do the following:"
+    r"do (?:an?|these|this|some)(?= \w)|do these(?=,)|do the following\b|"  # "Do a Pareto analysis", "do the following:"
     r"base (?:it|them|this|that|these|each|(?:the|your) [\w-]+) on (?:these|this|the following)"  # "Base them on these
     # notes from our front desk:", not what the answer draws on ("Base your answers on NICE guidance.")
 )
