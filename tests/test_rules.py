@@ -4964,6 +4964,15 @@ def test_now_do_these_with_the_form_is_the_query_and_points_at_the_lines_after_i
     assert [got[t] for t in ("Now do these, answering in CSV with the columns line,decision:", "Replaced failed PSU",
                              "Installed NAS")] == ["DO", "D", "D"], got
 
+def test_put_this_into_a_table_is_the_task_and_its_form_and_points_at_the_lines_below() -> None:
+    prompt = ("Put this into a markdown table with columns Device, User, Year.\nSort by year, oldest first.\n"
+              "reception pc - dell optiplex - 2018\nDr Evans laptop, Latitude 5420, 2022")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Put this into a markdown table with columns Device, User, Year.",
+                             "reception pc - dell optiplex - 2018", "Dr Evans laptop, Latitude 5420, 2022")] == \
+        ["DO", "D", "D"], got
+    assert cues_of("Put the answer in a code block.") == {Component.OUTPUT_FORMATTING}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

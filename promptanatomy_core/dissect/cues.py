@@ -39,7 +39,8 @@ _TASK_VERBS = (
     r"trace|indicate|turn|reply|respond|quiz|qualify|collect|gather|schedule|book|audit|reconcile|transcribe|"
     r"troubleshoot|interpret|forecast|organi[sz]e|fill in|fill out|anonymi[sz]e|pseudonymi[sz]e|de-?identify|"
     r"put together|pull together|tighten|shorten|condense|simplify|streamline|polish|"
-    r"do (?:an?|these|this|some)(?= \w)|do these(?=,)|do the following\b|"  # "Do a Pareto analysis", "do the following:"
+    r"do (?:an?|these|this|some)(?= \w)|do these(?=,)|do the following\b|"  # "Do a Pareto analysis", "do these:"
+    r"put (?:this|these|the following)(?:\s+[\w-]+){0,2}?\s+(?:in|into)\b|"  # "Put this into a table with …"
     r"base (?:it|them|this|that|these|each|(?:the|your) [\w-]+) on (?:these|this|the following)"  # "Base them on these
     # notes from our front desk:", not what the answer draws on ("Base your answers on NICE guidance.")
 )
@@ -1040,7 +1041,8 @@ _TASK_FIRST = _rx(_LEAD + r"(?:(?:from|using|based on) (?:the|this|these|my|our)
                   r"keep|give|make|add|include|structure|organi[sz]e|sign|end|start|begin|round|cite|output|"
                   r"print|show|provide|produce|present|express|limit|wrap|put|follow|list them|"
                   r"(?:finish|close) (?:by|with))\b)"
-                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|" + _TLDR + r"|" + _YOU_TAKE_AND + r"|"
+                  r"(?:" + _TASK_VERBS + r")\b|^\W*given\b|^\W*(?:please\s+)?put (?:this|these|the following)\b|"
+                  + _TLDR + r"|" + _YOU_TAKE_AND + r"|"
                   r"^\W*(?:please\s+)?answer\s+(?:the|this|these|each|every|my)\s+(?:[\w-]+\s+){0,2}"
                   r"(?:questions?|quer(?:y|ies))\b|" + _MAKE_THIS_SOUND + r"|"
                   r"^\W*(?:can|could|would) (?:you|u) (?:please\s+)?(?:write|draft|make|create|compose|explain|"
