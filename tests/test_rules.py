@@ -4973,6 +4973,14 @@ def test_put_this_into_a_table_is_the_task_and_its_form_and_points_at_the_lines_
         ["DO", "D", "D"], got
     assert cues_of("Put the answer in a code block.") == {Component.OUTPUT_FORMATTING}
 
+def test_lines_closing_a_prompt_whose_task_takes_each_item_are_its_input() -> None:
+    prompt = ("Grade the cosmetic condition of each device from the technician's intake notes.\n"
+              "Output one line per device in the form <asset tag>: <grade>.\n"
+              "AT-1043: lid has two small scratches, keyboard fine\nAT-1044: corner of the base dented, hinge loose")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("AT-1043: lid has two small scratches, keyboard fine",
+                             "AT-1044: corner of the base dented, hinge loose")] == ["D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -773,7 +773,8 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
     earlier = [m for line in lines[:start] for m in line]
     pointed = any(D in labels[m.index] and (POINTER.search(m.text) or _CJK_POINTER.search(m.text) or
                                             _REWORKS_OURS.match(m.text) or
-                                            MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing)) or
+                                            MY_MATERIAL.search(m.text) and not any(t.cues for t in trailing) or
+                                            _EACH_ITEM.search(m.text) and end - start > 1) or
                   _THIS_DOCUMENT.search(m.text) for m in earlier) or \
         bool(earlier) and _announced(earlier[-1], labels) == {D}  # "Translate …, keep the tags as they are:"
     if trailing and (slot or pointed):
@@ -781,6 +782,9 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
             labels[m.index] = {D}
 
 
+#: A task taking items one by one: "Label each comment …", "Grade the condition of each device …".
+_EACH_ITEM = re.compile(r"\beach\s+(?:[\w-]+\s+){0,2}?(?:comment|device|line|item|entry|row|record|message|review|"
+                        r"booking|order|job|ticket|email|note|product|sku|event|reading|request)s?\b", re.I)
 #: A task reworking the user's own text, named: "Translate our price list into Spanish", "Proofread my menu".
 _REWORKS_OURS = re.compile(r"^\W*(?:please\s+)?(?:translate|proofread|rewrite|reword|reformat|tidy up|clean up|"
                            r"correct)\s+(?:our|my)\s", re.I)
