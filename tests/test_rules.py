@@ -4981,6 +4981,19 @@ def test_lines_closing_a_prompt_whose_task_takes_each_item_are_its_input() -> No
     assert [got[t] for t in ("AT-1043: lid has two small scratches, keyboard fine",
                              "AT-1044: corner of the base dented, hinge loose")] == ["D", "D"], got
 
+def test_lines_the_user_says_they_paste_or_calls_these_lines_are_the_input() -> None:
+    prompt = ("Hello, my kiln stopped in the night.\nI paste the log from the controller, please tell me what is wrong.\n"
+              "22:10 START program 3\n02:52 ERR-1 temp rise too slow")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("22:10 START program 3", "02:52 ERR-1 temp rise too slow")] == ["D", "D"], got
+    prompt = ("Some of these stock lines are duplicates with different spellings.\n"
+              "Merge them and give me the cleaned list as CSV (sku,description,qty).\n"
+              "SKU1042, Plastimo Offshore compass, 3\nSKU1043, Plastimo offshore compass , 2")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("SKU1042, Plastimo Offshore compass, 3", "SKU1043, Plastimo offshore compass , 2")] == \
+        ["D", "D"], got
+    assert cues_of("I paste the log from the controller, please tell me what is wrong.") == {Component.DIRECTIVE}
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -790,7 +790,9 @@ _REWORKS_OURS = re.compile(r"^\W*(?:please\s+)?(?:translate|proofread|rewrite|re
                            r"correct)\s+(?:our|my)\s", re.I)
 #: The user's document named as the one at hand, whatever the sentence does: "Got this bill after my dog's stay".
 _THIS_DOCUMENT = re.compile(r"\b(?:this|these)\s+(?:[\w-]+\s+){0,2}?(?:bills?|invoices?|statements?|receipts?|"
-                            r"logs?|transcripts?|exports?|spreadsheets?|charges|transactions)\b", re.I)
+                            r"logs?|transcripts?|exports?|spreadsheets?|charges|transactions|(?:stock |order )?lines|"
+                            r"entries|rows|records)\b|"
+                            r"\b(?:i(?:'m| am)? past(?:e|ing)|i(?:'ve| have) pasted)\b", re.I)
 #: A label over the items the task is still to work on: "Cards needing flavour text:", "Products to describe:".
 _ITEMS_TO_DO = re.compile(r"^\W*[\w' -]{1,40}?\b(?:needing|that (?:still )?need|still to|to (?:write|describe|"
                           r"translate|review|rewrite|summari[sz]e|classify|label|grade|score|fix|check|name|caption))\b"
