@@ -4994,6 +4994,13 @@ def test_lines_the_user_says_they_paste_or_calls_these_lines_are_the_input() -> 
         ["D", "D"], got
     assert cues_of("I paste the log from the controller, please tell me what is wrong.") == {Component.DIRECTIVE}
 
+def test_an_email_address_slot_is_no_slot_for_what_the_served_person_writes() -> None:
+    prompt = ("You are the membership assistant for {gym_name}.\nMember: {member_name}\n"
+              "Renewal date: {renewal_date}\nHelp the member with questions about their membership.\n"
+              "You cannot cancel memberships; direct cancellation requests to {manager_email}.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Member: {member_name}", "Renewal date: {renewal_date}")] == ["A", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

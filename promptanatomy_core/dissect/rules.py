@@ -1327,7 +1327,7 @@ def _key_slot(text: str) -> bool:
 
 
 #: What a slot holds when the model works on it: a message, a question, a text, code ("{question}", "{ticket}").
-_MESSAGE_SLOT = re.compile(r"message|question|query|input|text|request|ticket|e?mail|review|conversation|transcript|"
+_MESSAGE_SLOT = re.compile(r"message|question|query|input|text|request|ticket|(?<![^\W_]_)(?<![^\W_]_e)e?mail(?![_ ]?address)|review|conversation|transcript|"
                            r"comment|post|code|diff|document|essay|answer|response|reply|content|draft|article|"
                            r"description|problem|task|utterance|prompt|instruction|claim|passage|thread|notes|data|"
                            r"rows|table|csv|json|report|letter|story|sentence|topic|item|product|features|specs|body|"
