@@ -5010,6 +5010,13 @@ def test_a_heading_saying_what_the_piece_must_include_opens_demands_on_the_conte
     assert [got[t] for t in ("## Must include", "- Bow when entering the dojo", "- No shoes on the mat")] == \
         ["D", "D", "D"], got
 
+def test_her_email_is_the_label_of_the_input() -> None:
+    assert INPUT_LABEL.match("Her email:") and INPUT_LABEL.match("His message:")
+    prompt = ("Can you write a reply to this customer for me?\nShe wants to know why the quote is so high.\n"
+              "Keep it polite, no more than 150 words.\nHer email:\nHi, I got your quote of £270.\nCan you explain?")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Her email:", "Hi, I got your quote of £270.", "Can you explain?")] == ["D", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -277,7 +277,7 @@ def is_imperative(text: str) -> bool:
 #: An input label: "Review: …", "Text: {input}", "Article:", "Resident's complaint:", "Now complete the question: …";
 #: not notes marked internal ("Case notes (internal):"), which are consulted.
 INPUT_LABEL = _rx(r"^(?![^:]*\binternal\b)[\s*>\-]*(?:now\s+complete\s+the\s+question|"
-                  r"(?:(?:the|my|our|their|this)\s+)?"
+                  r"(?:(?:the|my|our|their|this|his|her)\s+)?"
                   r"(?:customer|user|student|patient|client|member|candidate|essay|product|source|original|bug|spec|"
                   r"artwork|incident|support|sales|survey|follow[ -]up|[a-z]+['’]s|[a-z]+(?=\s+(?:log|logs|transcript|"
                   r"thread|chat)\s*:))?\s*(?:working|solution|attempt|"
