@@ -5017,6 +5017,12 @@ def test_her_email_is_the_label_of_the_input() -> None:
     got = dict(codes(prompt))
     assert [got[t] for t in ("Her email:", "Hi, I got your quote of £270.", "Can you explain?")] == ["D", "D", "D"], got
 
+def test_a_prompt_opening_on_the_log_it_hands_over_points_at_the_lines_after_it() -> None:
+    prompt = ("fuel dock log from saturday, can you tell me total litres of diesel and petrol\n\n"
+              "09:10 diesel 85L\n09:40 petrol 22L\n10:05 diesel 140L")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("09:10 diesel 85L", "09:40 petrol 22L", "10:05 diesel 140L")] == ["D", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

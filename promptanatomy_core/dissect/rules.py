@@ -792,7 +792,9 @@ _REWORKS_OURS = re.compile(r"^\W*(?:please\s+)?(?:translate|proofread|rewrite|re
 _THIS_DOCUMENT = re.compile(r"\b(?:this|these)\s+(?:[\w-]+\s+){0,2}?(?:bills?|invoices?|statements?|receipts?|"
                             r"logs?|transcripts?|exports?|spreadsheets?|charges|transactions|(?:stock |order )?lines|"
                             r"entries|rows|records)\b|"
-                            r"\b(?:i(?:'m| am)? past(?:e|ing)|i(?:'ve| have) pasted)\b", re.I)
+                            r"\b(?:i(?:'m| am)? past(?:e|ing)|i(?:'ve| have) pasted)\b|"
+                            r"^\W*(?:[\w'-]+\s+){0,3}?(?:logs?|lists?|exports?|bookings|readings|notes|entries)\s+"
+                            r"(?:from|for|of)\b", re.I)  # "fuel dock log from saturday, can you tell me …"
 #: A label over the items the task is still to work on: "Cards needing flavour text:", "Products to describe:".
 _ITEMS_TO_DO = re.compile(r"^\W*[\w' -]{1,40}?\b(?:needing|that (?:still )?need|still to|to (?:write|describe|"
                           r"translate|review|rewrite|summari[sz]e|classify|label|grade|score|fix|check|name|caption))\b"
