@@ -5023,6 +5023,15 @@ def test_a_prompt_opening_on_the_log_it_hands_over_points_at_the_lines_after_it(
     got = dict(codes(prompt))
     assert [got[t] for t in ("09:10 diesel 85L", "09:40 petrol 22L", "10:05 diesel 140L")] == ["D", "D", "D"], got
 
+def test_a_sentence_of_the_text_to_translate_that_reads_as_task_and_rule_stays_in_the_text() -> None:
+    prompt = ("Translate the following into formal German for our website.\n\n"
+              "Winter storage ashore includes lift-out, pressure wash and relaunch in spring. "
+              "Masts can be stored in our heated rigging shed for an extra charge. "
+              "Book before 30 September to get the early-bird rate.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Masts can be stored in our heated rigging shed for an extra charge.",
+                             "Book before 30 September to get the early-bird rate.")] == ["D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -180,7 +180,7 @@ def label_text_to_rework(lines: list[list[Sent]], labels: dict[int, set[Componen
         if _BLOCK_LABEL.match(block[0].text) and names_consulted(block[0].text) or \
                 re.match(r"\s*#{1,6}\s", block[0].text):
             continue  # a section of the prompt ("# Tools", "## Rules"), not the text
-        plain = [labels[m.index] in ({A}, {D}) for m in block]  # a line of the text may read as a demand
+        plain = [labels[m.index] in ({A}, {D}, {A, D}) for m in block]  # a line of the text may read as a demand
         if len(block) >= 3 and 4 * sum(plain) >= 3 * len(block) and plain[0] and \
                 not REFERENCE.search(block[0].text) and \
                 all(labels[m.index] <= {A, D, O} and not m.reference and not PLACEHOLDER.search(m.text) for m in block):
