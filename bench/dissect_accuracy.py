@@ -197,6 +197,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "rean (dev after a first blind run)": HERE / "data/rean_prompts.jsonl",
              "sough (dev after a first blind run)": HERE / "data/sough_prompts.jsonl",
              "gowk (dev after a first blind run)": HERE / "data/gowk_prompts.jsonl",
+             "linn (dev after a first blind run)": HERE / "data/linn_prompts.jsonl",
+             "stell (dev after a first blind run)": HERE / "data/stell_prompts.jsonl",
+             "heaf (dev after a first blind run)": HERE / "data/heaf_prompts.jsonl",
+             "sheuch (dev after a first blind run)": HERE / "data/sheuch_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -387,7 +391,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "yeld (never looked at)": HERE / "data/yeld_prompts.jsonl",
              "scaw (never looked at)": HERE / "data/scaw_prompts.jsonl",
              "mow (never looked at)": HERE / "data/mow_prompts.jsonl",
-             "tenter (never looked at)": HERE / "data/tenter_prompts.jsonl"}
+             "tenter (never looked at)": HERE / "data/tenter_prompts.jsonl",
+             "cleugh (never looked at)": HERE / "data/cleugh_prompts.jsonl",
+             "thorpe (never looked at)": HERE / "data/thorpe_prompts.jsonl",
+             "wick (never looked at)": HERE / "data/wick_prompts.jsonl",
+             "leat (never looked at)": HERE / "data/leat_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:
