@@ -5032,6 +5032,12 @@ def test_a_sentence_of_the_text_to_translate_that_reads_as_task_and_rule_stays_i
     assert [got[t] for t in ("Masts can be stored in our heated rigging shed for an extra charge.",
                              "Book before 30 September to get the early-bird rate.")] == ["D", "D"], got
 
+def test_these_are_the_counts_points_at_the_lines_that_close_the_prompt() -> None:
+    prompt = ("These are hourly entry counts from the camera at the main entrance on Tuesday.\n"
+              "Find any hours that look wrong and say what might have caused it.\n06:00 12\n07:00 88\n09:00 0")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("06:00 12", "07:00 88", "09:00 0")] == ["D", "D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

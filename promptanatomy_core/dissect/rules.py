@@ -789,9 +789,9 @@ _EACH_ITEM = re.compile(r"\beach\s+(?:[\w-]+\s+){0,2}?(?:comment|device|line|ite
 _REWORKS_OURS = re.compile(r"^\W*(?:please\s+)?(?:translate|proofread|rewrite|reword|reformat|tidy up|clean up|"
                            r"correct)\s+(?:our|my)\s", re.I)
 #: The user's document named as the one at hand, whatever the sentence does: "Got this bill after my dog's stay".
-_THIS_DOCUMENT = re.compile(r"\b(?:this|these)\s+(?:[\w-]+\s+){0,2}?(?:bills?|invoices?|statements?|receipts?|"
-                            r"logs?|transcripts?|exports?|spreadsheets?|charges|transactions|(?:stock |order )?lines|"
-                            r"entries|rows|records)\b|"
+_THIS_DOCUMENT = re.compile(r"\b(?:this|these)\s+(?:(?:is|are)\s+)?(?:[\w-]+\s+){0,2}?(?:bills?|invoices?|"
+                            r"statements?|receipts?|logs?|transcripts?|exports?|spreadsheets?|charges|transactions|"
+                            r"(?:stock |order )?lines|entries|rows|records|counts|readings|jobs|bookings|replies)\b|"
                             r"\b(?:i(?:'m| am)? past(?:e|ing)|i(?:'ve| have) pasted)\b|"
                             r"^\W*(?:[\w'-]+\s+){0,3}?(?:logs?|lists?|exports?|bookings|readings|notes|entries)\s+"
                             r"(?:from|for|of)\b", re.I)  # "fuel dock log from saturday, can you tell me …"
