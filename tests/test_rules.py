@@ -5002,7 +5002,8 @@ def test_an_email_address_slot_is_no_slot_for_what_the_served_person_writes() ->
     assert [got[t] for t in ("Member: {member_name}", "Renewal date: {renewal_date}")] == ["A", "A"], got
 
 def test_a_heading_saying_what_the_piece_must_include_opens_demands_on_the_content() -> None:
-    for text in ("## Must include", "## Things it must cover", "Points to cover:", "## It should mention"):
+    for text in ("## Must include", "## Things it must cover", "Points to cover:", "## It should mention",
+                 "## What it must cover"):
         assert heading_component(text) == Component.DIRECTIVE, text
     prompt = ("Make a dojo etiquette poster for beginners.\n## Must include\n- Bow when entering the dojo\n"
               "- No shoes on the mat\n## Format\nUse a title in capitals, then one bullet per rule.")

@@ -677,7 +677,7 @@ HEADING_TOPICS: tuple[tuple[re.Pattern[str], Component], ...] = (
     (_rx(r"what to (?:include|cover|ask|collect|mention|extract|write|draft|find|record|pull out|help with)\b|"
          r"\b(?:details|information|info|things|questions|topics) to (?:collect|gather|ask|capture|cover|include)\b|"
          r"\bfields to (?:extract|fill|capture|collect)\b|\bwhat (?:the|your) \w+ (?:must|should) (?:do|cover|contain|"
-         r"include)\b|^\W*(?:(?:it|this|the \w+) )?(?:must|should) (?:include|cover|mention|contain)\W*$|"
+         r"include)\b|^\W*(?:what )?(?:(?:it|this|the \w+) )?(?:must|should) (?:include|cover|mention|contain)\W*$|"
          r"\b(?:things|points) (?:(?:it|you|this|to) )?(?:(?:must|should) )?(?:cover|include|mention)\W*$"), D),
     (_rx(r"\b(?:task|instruction|objective|goal|purpose|workflow|what to do|steps?\b|your job|mission|"
          r"what you (?:can|should|will) do|"
