@@ -5039,6 +5039,15 @@ def test_these_are_the_counts_points_at_the_lines_that_close_the_prompt() -> Non
     got = dict(codes(prompt))
     assert [got[t] for t in ("06:00 12", "07:00 88", "09:00 0")] == ["D", "D", "D"], got
 
+def test_what_an_assistant_helps_people_with_is_a_topic_not_the_input() -> None:
+    prompt = ("You are Tunde, customer service assistant for GadgetCare, a phone repair shop.\n"
+              "Help customers who message the shop with repair prices and bookings.\n"
+              "Prices (naira, parts and labour):\niPhone 11 screen: 85,000\niPhone 12 screen: 120,000\n"
+              "Do not negotiate prices in chat.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Prices (naira, parts and labour):", "iPhone 11 screen: 85,000",
+                             "Do not negotiate prices in chat.")] == ["A", "A", "A"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

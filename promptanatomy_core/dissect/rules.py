@@ -795,6 +795,8 @@ _THIS_DOCUMENT = re.compile(r"\b(?:this|these)\s+(?:(?:is|are)\s+)?(?:[\w-]+\s+)
                             r"\b(?:i(?:'m| am)? past(?:e|ing)|i(?:'ve| have) pasted)\b|"
                             r"^\W*(?:[\w'-]+\s+){0,3}?(?:logs?|lists?|exports?|bookings|readings|notes|entries)\s+"
                             r"(?:from|for|of)\b", re.I)  # "fuel dock log from saturday, can you tell me …"
+#: What an assistant helps people with, a topic, not the input: "Help customers who message the shop with repair prices"
+_HELP_WITH = r"\b(?:help|assist|support)\b[^.]{0,60}?\bwith\s+(?:[\w-]+\s+){0,2}?"
 #: A label over the items the task is still to work on: "Cards needing flavour text:", "Products to describe:".
 _ITEMS_TO_DO = re.compile(r"^\W*[\w' -]{1,40}?\b(?:needing|that (?:still )?need|still to|to (?:write|describe|"
                           r"translate|review|rewrite|summari[sz]e|classify|label|grade|score|fix|check|name|caption))\b"
@@ -878,7 +880,8 @@ def _label_named_inputs(lines: list[list[Sent]], labels: dict[int, set[Component
                     not (label.reference or REFERENCE.search(label.text) or CONSULTED_NOUN.fullmatch(head) or
                          head.lower() in consulted) and \
                     bool(re.search(_NOT_CONSULTING + _NAMING + re.escape(head) + r"s?\b", owned, re.I)) and \
-                    not re.search(r"\bonly\b[^.]{0,40}\b" + re.escape(head) + r"s?\b", owned, re.I)
+                    not re.search(r"\bonly\b[^.]{0,40}\b" + re.escape(head) + r"s?\b", owned, re.I) and \
+                    not re.search(_HELP_WITH + re.escape(head) + r"s?\b", owned, re.I)
             named = block = label_above = heads[head]
             if named:
                 labels[label.index] = {D}
