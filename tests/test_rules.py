@@ -5048,6 +5048,14 @@ def test_what_an_assistant_helps_people_with_is_a_topic_not_the_input() -> None:
     assert [got[t] for t in ("Prices (naira, parts and labour):", "iPhone 11 screen: 85,000",
                              "Do not negotiate prices in chat.")] == ["A", "A", "A"], got
 
+def test_arrow_demonstrations_followed_by_an_input_under_their_key_are_examples() -> None:
+    prompt = ("Classify each soft play review as POSITIVE, NEGATIVE or MIXED.\n"
+              "Review: The ball pit was spotless. -> POSITIVE\nReview: Cafe was overpriced. -> NEGATIVE\n"
+              "Review: We waited 40 minutes.\nAnswer with the label only.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Review: The ball pit was spotless.", "-> POSITIVE", "-> NEGATIVE",
+                             "Review: We waited 40 minutes.")] == ["E", "E", "E", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -69,13 +69,21 @@ def _arrow_lines(lines: list[list[Sent]]) -> tuple[set[int], set[int]]:
         # "text -> label" lines, then "Now do these:" (or "Sentences:" with no label below) above the inputs
         turn = next((li for li in range(2, len(lines)) if labelled[li - 1] and labelled[li - 2] and (
             re.match(r"^\W*now\b", lines[li][0].text, re.I) or len(lines[li]) == 1 and
-            bool(LABEL_ONLY.match(lines[li][0].text)) and not any(labelled[li:]) and _repeated_labels(arrows[:li]))),
-            None)
+            bool(LABEL_ONLY.match(lines[li][0].text)) and not any(labelled[li:]) and _repeated_labels(arrows[:li]) or
+            arrows[li] is None and not any(labelled[li:]) and _same_key(lines[li], lines[li - 1]) and
+            not any(_same_key(line, lines[li]) for line in lines[li + 1:]))),
+            None)  # or the input under the same key as the demonstrations' ("Review: …" after "Review: … -> POSITIVE")
         if turn is None:
             return set(), set()
         return set(next(run for run in runs(labelled[:turn]) if run[-1] == turn - 1)), {turn}
     demos = {i for i in range(last) if labelled[i]}
     return (demos, {last}) if len(demos) >= 2 else (set(), set())
+
+
+def _same_key(line: list[Sent], other: list[Sent]) -> bool:
+    """Whether two lines open with the same key: "Review: …" and "Review: … -> POSITIVE"."""
+    a, b = key_value(line[0].text), key_value(other[0].text)
+    return a is not None and b is not None and a[0].lower() == b[0].lower()
 
 
 def _table_lines(lines: list[list[Sent]]) -> tuple[set[int], set[int]]:
