@@ -5056,6 +5056,13 @@ def test_arrow_demonstrations_followed_by_an_input_under_their_key_are_examples(
     assert [got[t] for t in ("Review: The ball pit was spotless.", "-> POSITIVE", "-> NEGATIVE",
                              "Review: We waited 40 minutes.")] == ["E", "E", "E", "D"], got
 
+def test_header_rows_verse_counts_registers_and_field_values_are_form() -> None:
+    for text in ("Four verses, rhyming.", "Not too formal pls", "No header row needed.",
+                 "Aim for about two minutes of speaking.", "Must be short, maximum 6 points.",
+                 "Put everything in one file.", "\"paid\" must be true or false.",
+                 "appeal_grounds should be a short phrase, not the whole paragraph."):
+        assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

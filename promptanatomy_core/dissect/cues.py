@@ -551,7 +551,14 @@ OUTPUT = Folded(
     r"out loud|when spoken|of speech)\b|"
     r",\s*numbered\b|\bkeep\b[^.]{0,30}\bin the (?:original|same) order\b|"
     r"\b\d+[- ](?:second|minute)s?\s+(?:[\w-]+\s+){0,2}(?:intro|script|speech|toast|monologue|pitch|"
-    r"voiceover|read)\b(?!\s+with\b)|\b(?:about|around|roughly|under|at most)\s+\d+\s+pages?\b)",  # spoken length
+    r"voiceover|read)\b(?!\s+with\b)|\b(?:about|around|roughly|under|at most)\s+\d+\s+pages?\b|"  # spoken length
+    r"^\W*(?:no|with(?:out)? a|include no) header row\b|^\W*(?:\d+|one|two|three|four|five|six) (?:verses|stanzas|"
+    r"lines|bullets|bullet points|sentences|paragraphs),|^\W*not too (?:formal|informal|casual|long|short|stiff|"
+    r"salesy|chatty)\b|^\W*aim for (?:about |around |roughly )?(?:one|two|three|four|five|ten|a)\b[^.]{0,15}"
+    r"\b(?:minutes?|words|lines|pages?|sentences)\b|^\W*must be (?:short|brief|concise)\b|"
+    r"^\W*put everything in (?:one|a single) (?:file|message|block)\b|"
+    r"^\W*[\"'`]?[a-z]+(?:_[a-z]+)*[\"'`]? (?:must|should) be (?:true or false|a (?:short )?(?:phrase|number|string|"
+    r"list|boolean)|numbers?\b))",  # '"paid" must be true or false.', "appeal_grounds should be a short phrase"
     r"\b(?:YYYY|YY|MM|DD|HH|mm|ss)(?:[-/:.T ](?:YYYY|YY|MM|DD|HH|mm|ss))+\b",  # a date format: "YYYY-MM-DD"
 )
 #: A list of answers to choose from: capitalised ("… as Positive, Negative or Mixed"), or all the sentence says
