@@ -757,6 +757,7 @@ _FORM_WORDS = re.compile(r"\b(?:markdown|json|emojis?|hashtags?|any code|exclama
 _CONDITIONAL_CONVENTION = re.compile(
     r"^\W*(?:if|when|where|whenever|in case)\b[^,]{3,120},\s*(?:\w+\s+){0,2}?(?:set|put|write|return|output|mark|"
     r"leave|fill|record|enter)\b[^.;]*?(?:\bnull\b|\bempty\b|\bblank\b|\bunknown\b|\bN/?A\b|\bNR\b|\[\]|\{|"
+    r"\ba (?:dash|hyphen|question mark|zero)\b|"
     r"\"[^\"]{1,40}\"|'[^']{1,40}'|“[^”]{1,40}”|\b(?-i:[A-Z_]{3,})\b|\b\w+_\w+\b)", re.I)
 #: What the assistant may answer, a rule however it speaks of answering: "Only answer questions about …", "Only answer
 #: from the policy extracts".
