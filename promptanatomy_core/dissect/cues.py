@@ -154,8 +154,8 @@ _THEN_ASKS = (r",\s*(?:so\s+|and\s+|but\s+)?(?:can|could|would)\s+(?:you|u)\s+(?
               r",\s*(?:so\s+|but\s+)?(?:how|what|why|which)\s+(?:do|can|should|would)\s+(?:i|we)\b[^,.;]*\?\s*$|"
               r"^(?!\W*(?:if|when|whenever|once|after|before|unless|where|for|at|in case|as soon as)\b)[^.]*?,\s*"
               r"(?:so\s+|pls\s+|please\s+)?(?:write|draft|make|give|create)\s+(?:me\s+)?(?:an?|one|the|some|\d+)\s|"
-              r"^(?!\W*(?:if|when|whenever|once|after|before|unless|where)\b)[^.]*?,\s*(?:so\s+|and\s+)?(?:please|pls)\s+"
-              r"(?:tell|explain|check|help|advise|let)\s+(?:me|us)\b")  # "I paste the log, please tell me what …"
+              r"^(?!\W*(?:if|when|whenever|once|after|before|unless|where)\b)[^.]*?,\s*(?:so\s+|and\s+)?"  # "I paste
+              r"(?:please|pls)\s+(?:tell|explain|check|help|advise|let)\s+(?:me|us)\b")  # the log, please tell me …"
 #: A want of ideas or names: "need band names!!", "We need slogans for a flyer."
 _NEED_IDEAS = (r"(?:(?:we|i)\s+(?:also\s+|really\s+|just\s+)?)?need\s+(?:[\w-]+\s+){0,2}(?:ideas|help|advice|"
                r"suggestions|tips|recommendations|names|slogans|taglines|titles|jokes|puns|captions|headlines|"

@@ -796,14 +796,15 @@ _EACH_ITEM = re.compile(r"\beach\s+(?:[\w-]+\s+){0,2}?(?:comment|device|line|ite
 #: A task reworking the user's own text, named: "Translate our price list into Spanish", "Proofread my menu".
 _REWORKS_OURS = re.compile(r"^\W*(?:please\s+)?(?:translate|proofread|rewrite|reword|reformat|tidy up|clean up|"
                            r"correct)\s+(?:our|my)\s", re.I)
-#: The user's document named as the one at hand, whatever the sentence does: "Got this bill after my dog's stay".
+#: The user's document named as the one at hand, whatever the sentence does: "Got this bill after my dog's stay",
+#: "These are hourly entry counts …", "I paste the log from controller", "fuel dock log from saturday, can you …".
 _THIS_DOCUMENT = re.compile(r"\b(?:this|these)\s+(?:(?:is|are)\s+)?(?:[\w-]+\s+){0,2}?(?:bills?|invoices?|"
                             r"statements?|receipts?|logs?|transcripts?|exports?|spreadsheets?|charges|transactions|"
                             r"(?:stock |order )?lines|entries|rows|records|counts|readings|jobs|bookings|replies)\b|"
                             r"\b(?:i(?:'m| am)? past(?:e|ing)|i(?:'ve| have) pasted)\b|"
                             r"^\W*(?:[\w'-]+\s+){0,3}?(?:logs?|lists?|exports?|bookings|readings|notes|entries)\s+"
                             r"(?:from|for|of)\b", re.I)  # "fuel dock log from saturday, can you tell me …"
-#: What an assistant helps people with, a topic, not the input: "Help customers who message the shop with repair prices"
+#: What an assistant helps people with, a topic, not the input: "Help customers who message us with repair prices".
 _HELP_WITH = r"\b(?:help|assist|support)\b[^.]{0,60}?\bwith\s+(?:[\w-]+\s+){0,2}?"
 #: A label over the items the task is still to work on: "Cards needing flavour text:", "Products to describe:".
 _ITEMS_TO_DO = re.compile(r"^\W*[\w' -]{1,40}?\b(?:needing|that (?:still )?need|still to|to (?:write|describe|"
@@ -1340,7 +1341,8 @@ def _key_slot(text: str) -> bool:
 
 
 #: What a slot holds when the model works on it: a message, a question, a text, code ("{question}", "{ticket}").
-_MESSAGE_SLOT = re.compile(r"message|question|query|input|text|request|ticket|(?<![^\W_]_)(?<![^\W_]_e)e?mail(?![_ ]?address)|review|conversation|transcript|"
+_MESSAGE_SLOT = re.compile(r"message|question|query|input|text|request|ticket|review|conversation|transcript|"
+                           r"(?<![^\W_]_)(?<![^\W_]_e)e?mail(?![_ ]?address)|"  # not "{manager_email}", an address
                            r"comment|post|code|diff|document|essay|answer|response|reply|content|draft|article|"
                            r"description|problem|task|utterance|prompt|instruction|claim|passage|thread|notes|data|"
                            r"rows|table|csv|json|report|letter|story|sentence|topic|item|product|features|specs|body|"
