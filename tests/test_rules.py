@@ -5065,6 +5065,13 @@ def test_header_rows_verse_counts_registers_and_field_values_are_form() -> None:
                  "If someone hasn't said something, put a dash."):
         assert cues_of(text) == {Component.OUTPUT_FORMATTING}, text
 
+def test_below_in_dutch_french_and_german_points_at_the_text_to_rework() -> None:
+    prompt = ("Vertaal de onderstaande ondertitels naar het Nederlands.\nHoud elke regel kort.\n\n"
+              "1\nRight, into the pan goes 200 grams of butter.\n2\nDon't be shy with it.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Right, into the pan goes 200 grams of butter.", "Don't be shy with it.")] == \
+        ["D", "D"], got
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

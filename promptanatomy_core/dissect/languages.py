@@ -327,5 +327,6 @@ INPUT_WORDS = (
 #: Words that point at the material: "questo paragrafo", "esta receta", "cette lettre", "dieser Text".
 POINTER = re.compile(r"\b(?:questo|questa|questi|queste|este|esta|estos|estas|esse|essa|cette|ces|dieser|diese|"
                      r"dieses|diesen|folgende[nr]?|seguente|siguiente|seguinte|suivante?|deze|dit|hieronder|"
-                     r"volgende|nedan|nedenfor|följande|poniższ\w*|następując\w*|berikut|aşağıdaki|ниже|следующ\w*)\b",
+                     r"volgende|onderstaande?|ci-dessous|untenstehende[nrs]?|nedan|nedenfor|följande|poniższ\w*|"
+                     r"następując\w*|berikut|aşağıdaki|ниже|следующ\w*)\b",
                      re.I)
