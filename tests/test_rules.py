@@ -5072,6 +5072,16 @@ def test_below_in_dutch_french_and_german_points_at_the_text_to_rework() -> None
     assert [got[t] for t in ("Right, into the pan goes 200 grams of butter.", "Don't be shy with it.")] == \
         ["D", "D"], got
 
+def test_raising_an_exception_in_a_code_task_is_part_of_the_task() -> None:
+    prompt = ("Write a Python function quote_cake(tiers, servings, decoration) that returns the price in pounds.\n"
+              "Raise a ValueError for any other decoration value.\nRaise ValueError for an unknown firing_type.\n"
+              "Raise concerns with the head chef first.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Raise a ValueError for any other decoration value.",
+                             "Raise ValueError for an unknown firing_type.")] == ["D", "D"], got
+    assert not is_imperative("Raise concerns with the head chef first.")
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -215,7 +215,7 @@ DIRECTIVE = Folded(
 _IMPERATIVE_VERBS = frozenset("""
 chat converse mix thank acknowledge apologise apologize say congratulate reassure backfill add combine settle draw praise
 anonymise anonymize pseudonymise pseudonymize
-brainstorm invent compose craft tally pitch condense price
+brainstorm invent compose craft tally pitch condense price raise
 accept account act adapt address advise aggregate align allocate alert analyse analyze annotate announce answer apply
 approve archive argue arrange ask assemble assess assign assist attach audit augment avoid balance begin bold book break
 brief build bundle calculate call cancel capture categorise categorize check choose cite clarify classify clean clear
@@ -251,6 +251,8 @@ _IMPERATIVE_NEXT = re.compile(r"^(?:the|a|an|this|that|these|those|each|every|al
                               r"concisely|step|whether|if|how|what|why|when|where|which|who|between|back|over|again|"
                               r"it's|yourself|exactly|both|either|each)\b", re.I)
 
+_EXCEPTION = re.compile(r"(?:an?\s+)?\w*(?:Error|Exception)\b")  # "Raise ValueError for an unknown code."
+
 
 def is_imperative(text: str) -> bool:
     """True if ``text`` opens with a verb in the imperative ("Narrate the next scene", "Leave a key empty")."""
@@ -262,6 +264,8 @@ def is_imperative(text: str) -> bool:
             re.match(r"\s*:\s*\{", text[m.end(1):]):  # "Plan: {plan_name}": a field, not "Plan a trip"
         return False
     rest = (m.group(2) or "").strip()
+    if m.group(1).lower() == "raise":
+        return bool(_EXCEPTION.match(rest))
     return not rest or bool(_IMPERATIVE_NEXT.match(rest)) or rest[:1] in "\"'“‘`{[(" or m.group(1).lower() in {
         "summarise", "summarize", "translate", "classify", "explain", "describe", "write", "list", "draft", "narrate",
         "rewrite", "extract", "generate", "compute", "calculate", "refactor", "redact", "identify", "compare", "cover",
