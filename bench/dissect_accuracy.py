@@ -201,6 +201,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "stell (dev after a first blind run)": HERE / "data/stell_prompts.jsonl",
              "heaf (dev after a first blind run)": HERE / "data/heaf_prompts.jsonl",
              "sheuch (dev after a first blind run)": HERE / "data/sheuch_prompts.jsonl",
+             "brig (dev after a first blind run)": HERE / "data/brig_prompts.jsonl",
+             "lum (dev after a first blind run)": HERE / "data/lum_prompts.jsonl",
+             "wham (dev after a first blind run)": HERE / "data/wham_prompts.jsonl",
+             "skell (dev after a first blind run)": HERE / "data/skell_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -395,7 +399,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "cleugh (never looked at)": HERE / "data/cleugh_prompts.jsonl",
              "thorpe (never looked at)": HERE / "data/thorpe_prompts.jsonl",
              "wick (never looked at)": HERE / "data/wick_prompts.jsonl",
-             "leat (never looked at)": HERE / "data/leat_prompts.jsonl"}
+             "leat (never looked at)": HERE / "data/leat_prompts.jsonl",
+             "stanner (never looked at)": HERE / "data/stanner_prompts.jsonl",
+             "outgang (never looked at)": HERE / "data/outgang_prompts.jsonl",
+             "ling (never looked at)": HERE / "data/ling_prompts.jsonl",
+             "sett (never looked at)": HERE / "data/sett_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

@@ -43,6 +43,7 @@ STANDARD_SETS = (
     " ridding shiel toft lund wong booth gait lonnin"
     " clive rean sough gowk yeld scaw mow tenter"
     " linn stell heaf sheuch cleugh thorpe wick leat"
+    " brig lum wham skell stanner outgang ling sett"
 ).split()
 SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),
