@@ -5082,6 +5082,15 @@ def test_raising_an_exception_in_a_code_task_is_part_of_the_task() -> None:
     assert not is_imperative("Raise concerns with the head chef first.")
 
 
+def test_a_query_under_a_new_key_does_not_take_the_demonstrations_above_it() -> None:
+    prompt = ("Answer job seekers' questions about how our job board works.\nExample:\n"
+              "Q: Do I need an account to apply?\nA: You can browse without one, but you need an account to apply.\n"
+              "Q: How do I delete my CV?\nA: Go to Settings > Privacy and press Delete CV.\nNow answer: {question}")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Q: How do I delete my CV?", "A: Go to Settings > Privacy and press Delete CV.",
+                             "Now answer: {question}")] == ["E", "E", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -176,6 +176,10 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
     query's lines are contiguous (a blank line ends it)."""
     keyed = [(i, key_value(line[0].text) or _lower_key(line[0].text)) for i, line in enumerate(lines)]
     demos: set[int] = set()
+    first_seen: dict[str, int] = {}  # each key's first line
+    for i, kv in keyed:
+        if kv is not None:
+            first_seen.setdefault(kv[0], i)
 
     above: list[bool] = []  # above[j]: the nearest keyed line above line j is a complete demonstration
     last = False
@@ -190,8 +194,11 @@ def _few_shot_lines(lines: list[list[Sent]], blank_before: dict[int, bool]) -> t
         query_keys = {kv[0]}
         later = _keys_after(kv[0], [k[0] for _, k in keyed[:end] if k is not None])
         start = end
+        new_key = first_seen[kv[0]] == end and bool(kv[1])  # "Now answer: {question}" under "Q: …" / "A: …"
+        # pairs: the query's fields are not the demonstrations' repeated
         while start > 0 and not blank_before[lines[start][0].index] and keyed[start - 1][1] is not None and \
-                keyed[start - 1][1][0] not in query_keys | later:
+                keyed[start - 1][1][0] not in query_keys | later and \
+                not (new_key and first_seen[keyed[start - 1][1][0]] < start - 1):
             start -= 1
             query_keys.add(keyed[start][1][0])
         j = start - 1
