@@ -5091,6 +5091,17 @@ def test_a_query_under_a_new_key_does_not_take_the_demonstrations_above_it() -> 
                              "Now answer: {question}")] == ["E", "E", "D"], got
 
 
+def test_imperative_demonstrations_with_arrows_stay_examples() -> None:
+    prompt = ("Sort each wedding to-do item into one category.\nCategories:\nVENDOR - booking a supplier\n"
+              "ADMIN - legal, payments\nExamples:\nBook the ceilidh band -> VENDOR\n"
+              "Give notice of marriage at the register office -> ADMIN\nItem: {todo_item}\n"
+              "Answer with the category name only.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Book the ceilidh band -> VENDOR",
+                             "Give notice of marriage at the register office -> ADMIN", "Item: {todo_item}")] == \
+        ["E", "E", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

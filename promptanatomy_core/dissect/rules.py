@@ -51,6 +51,9 @@ from .reading import (CONSULTED_NOUN, LABEL_ONLY, POINTER, Sent, bare_label, hea
 _ARROW = re.compile(r"(?:^|\s)(?:->|→|=>|//)\s*(\S?)|^(?!\s*\|)[^|\n]*\S\s+\|(?:\s+(\S)|\s*$)")
 
 
+_ARROW_PAIR = re.compile(r"\s(?:->|→|=>)\s*\S")  # "Book the ceilidh band -> VENDOR": a demonstration, not a task
+
+
 def _repeated_labels(arrows: list[re.Match[str] | None]) -> bool:
     """Whether the "text -> label" lines just above hold one-word labels, some given twice ("-> S" … "-> S"): the
     demonstrations of a classification, not a glossary ("workspace → espaço de trabalho")."""
@@ -500,7 +503,8 @@ class RulesDissector(Dissector):
                 (first.input_label or bare_label(first.text) and not first.cues):
             return True  # "Reports:" after the examples, a blank line between: the input's label
         if re.match(r"^\W*now\b", first.text, re.I) or \
-                (is_imperative(first.text) and key_value(first.text) is None and not first.input_label) \
+                (is_imperative(first.text) and key_value(first.text) is None and not first.input_label and
+                 not _ARROW_PAIR.search(first.text)) \
                 or _ITEMS_TO_DO.match(first.text):
             return True
         quoted = re.match(r"^[^:\n]{1,30}:\s*[\"“]", first.text)  # 'Broker: "Any chance …"': a line of an example
