@@ -5102,6 +5102,15 @@ def test_imperative_demonstrations_with_arrows_stay_examples() -> None:
         ["E", "E", "D"], got
 
 
+def test_a_markdown_heading_as_high_as_the_sections_ends_the_lines_a_colon_announced() -> None:
+    prompt = ("# Role\nYou are an analyst for a bakery chain.\n# Data\nWeekly sales by shop (units sold, last 4 weeks):\nRipon: 2100, 1950, 1800, 1720\n"
+              "Wetherby: 3000, 3100, 2400, 2300\n# Notes\nRipon had roadworks outside the shop from week 2.\n"
+              "# Task\nIdentify which shops are declining and give the most likely reason for each, using the notes.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Ripon: 2100, 1950, 1800, 1720", "# Notes",
+                             "Ripon had roadworks outside the shop from week 2.")] == ["D", "A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -307,6 +307,7 @@ class RulesDissector(Dissector):
         labels: dict[int, set[Component]] = {}
         section: Component | None = None
         section_is_markdown = False
+        section_level = 8  # _heading_level of the markdown heading that opened the section (8: none)
         consulted = False  # the section holds material the model consults ("## Account summary")
         prohibitions = False  # the section lists what not to do ("## Things we don't do"): its imperatives are rules
         mode: Component | None = None  # E inside an example block, D inside a task-input block
@@ -332,7 +333,9 @@ class RulesDissector(Dissector):
                      pasted_below and li not in material and (_plain_data(line) or _prose(line))) and \
                     not (blank_before[first.index] and first.index - 1 != announcer) and \
                     not (PLACEHOLDER.fullmatch(first.text.strip()) or INPUT_LABEL.match(first.text) and
-                         PLACEHOLDER.search(first.text)):  # "{thread}", "Question: {question}" is the input
+                         PLACEHOLDER.search(first.text)) and \
+                    not _heading_level(first.text) >= section_level:  # "{thread}", "Question: {question}" is the
+                # input; "# Notes" after the lines under "# Data" opens a section of its own
                 # a field on the answer's form among the input's fields ("Tone: adventurous", "Length: 100 words")
                 labels.update((m.index, {O} if carry == {D} and m.cues == {O} and key_value(m.text) else
                                {A} if carry == {D} and m.cues == {A} and PROHIBITION.match(m.text) else
@@ -390,6 +393,7 @@ class RulesDissector(Dissector):
             if heading is not None:
                 section, mode = heading, (E if heading is E else None)
                 section_is_markdown = first.text.lstrip().startswith(("#", "**"))
+                section_level = _heading_level(first.text) or 8
                 consulted = heading is A and bool(REFERENCE.search(first.text))
                 prohibitions = bool(_PROHIBITIONS.search(first.text))
                 labels[first.index] = {heading}
@@ -1074,6 +1078,12 @@ def _label_asides(lines: list[list[Sent]], labels: dict[int, set[Component]]) ->
 
 #: A markdown heading and its level (the number of "#").
 _MD_HEADING = re.compile(r"^\s*(#{1,6})\s+\S")
+
+
+def _heading_level(text: str) -> int:
+    """7 minus the "#" count of a markdown heading ("# Data": 6, "### Notes": 4); 0 for any other line."""
+    m = _MD_HEADING.match(text)
+    return 7 - len(m.group(1)) if m else 0
 
 
 def _label_untitled_headings(lines: list[list[Sent]], labels: dict[int, set[Component]]) -> None:
