@@ -5111,6 +5111,16 @@ def test_a_markdown_heading_as_high_as_the_sections_ends_the_lines_a_colon_annou
                              "Ripon had roadworks outside the shop from week 2.")] == ["D", "A", "A"], got
 
 
+def test_a_range_in_a_sentence_is_no_numbered_entry() -> None:
+    prompt = ("The reception team will paste in a booking.\n"
+              "Pitches 1-20 are hardstanding with hookup and take units up to 8m.\n"
+              "Pitches 21-40 are grass, no hookup, tents and small campervans only.\n"
+              "Booking: {booking_details}\nSuggest the best pitch number.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Pitches 1-20 are hardstanding with hookup and take units up to 8m.",
+                             "Pitches 21-40 are grass, no hookup, tents and small campervans only.")] == ["A", "A"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -17,8 +17,10 @@ from .reading import POINTER, Sent, bare_label, head_noun, names_consulted, para
 
 
 #: An entry named by a word and its number or letter: "Quote A - Dellcom: £842/unit", "Offerte 2 – Glans …",
-#: "Interviewer 1 (SQL exercise): Strong." (group 1: the word).
-_ENTRY = re.compile(r"^\W{0,3}([^\W\d_]+) (?:#?\d{1,2}|[A-H])(?:,\s*[^\W\d_]+ \d{1,2})?(?:\s*[-–—:(]|\s*$)")
+#: "Interviewer 1 (SQL exercise): Strong.", "Takt 45–52: …" (group 1: the word); not a range in a sentence ("Pitches
+#: 1-20 are hardstanding …").
+_ENTRY = re.compile(r"^\W{0,3}([^\W\d_]+) (?:#?\d{1,2}(?:[-–]\d{1,3}(?=\s*:)|(?![-–]\d))|[A-H])"
+                    r"(?:,\s*[^\W\d_]+ \d{1,2})?(?:\s*[-–—:(]|\s*$)")
 #: The words that name the levels of a scale, the steps of a method or the parts of an answer rather than the items
 #: the task compares or works through.
 _SCALE_ENTRY = re.compile(r"example|sample|demo|step|stage|phase|level|band|criterion|rule|tier|grade|score|point|"
