@@ -205,6 +205,10 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "lum (dev after a first blind run)": HERE / "data/lum_prompts.jsonl",
              "wham (dev after a first blind run)": HERE / "data/wham_prompts.jsonl",
              "skell (dev after a first blind run)": HERE / "data/skell_prompts.jsonl",
+             "hemmel (dev after a first blind run)": HERE / "data/hemmel_prompts.jsonl",
+             "shippon (dev after a first blind run)": HERE / "data/shippon_prompts.jsonl",
+             "byre (dev after a first blind run)": HERE / "data/byre_prompts.jsonl",
+             "stackyard (dev after a first blind run)": HERE / "data/stackyard_prompts.jsonl",
              "unseen (never looked at)": HERE / "data/unseen_prompts.jsonl",
              "sealed (never looked at)": HERE / "data/sealed_prompts.jsonl",
              "vault (never looked at)": HERE / "data/vault_prompts.jsonl",
@@ -403,7 +407,11 @@ GOLD_SETS = {"custom (used in development)": HERE / "data/custom_prompts.jsonl",
              "stanner (never looked at)": HERE / "data/stanner_prompts.jsonl",
              "outgang (never looked at)": HERE / "data/outgang_prompts.jsonl",
              "ling (never looked at)": HERE / "data/ling_prompts.jsonl",
-             "sett (never looked at)": HERE / "data/sett_prompts.jsonl"}
+             "sett (never looked at)": HERE / "data/sett_prompts.jsonl",
+             "fother (never looked at)": HERE / "data/fother_prompts.jsonl",
+             "helm (never looked at)": HERE / "data/helm_prompts.jsonl",
+             "clag (never looked at)": HERE / "data/clag_prompts.jsonl",
+             "thack (never looked at)": HERE / "data/thack_prompts.jsonl"}
 
 
 def _row(name: str, acc: Accuracy, seconds: float) -> str:

@@ -44,6 +44,7 @@ STANDARD_SETS = (
     " clive rean sough gowk yeld scaw mow tenter"
     " linn stell heaf sheuch cleugh thorpe wick leat"
     " brig lum wham skell stanner outgang ling sett"
+    " hemmel shippon byre stackyard fother helm clag thack"
 ).split()
 SETS = {"custom_prompts.jsonl": (30, 5, 5), "holdout_prompts.jsonl": (30, 1, 5), "blind_prompts.jsonl": (40, 10, 10),
         "fresh_prompts.jsonl": (50, 12, 12), "unseen_prompts.jsonl": (55, 15, 15),
