@@ -5121,6 +5121,15 @@ def test_a_range_in_a_sentence_is_no_numbered_entry() -> None:
                              "Pitches 21-40 are grass, no hookup, tents and small campervans only.")] == ["A", "A"], got
 
 
+def test_a_label_over_closing_data_the_task_says_it_works_by_is_consulted() -> None:
+    prompt = ("Answer the customer's question using only the fabric notes below.\nFabric notes:\n"
+              "Linen Loom (Natural): 100% linen, dry clean only.\nVelvet Harbour (Teal): cotton velvet, heavy.\n"
+              "Question: {customer_question}")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Fabric notes:", "Linen Loom (Natural): 100% linen, dry clean only.",
+                             "Question: {customer_question}")] == ["A", "A", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -371,8 +371,9 @@ class RulesDissector(Dissector):
                     and not blank_before[lines[li + 1][0].index] and mode is not E and li not in demos:
                 heading = title_component(first.text)  # "Your job" on a line of its own above its section
             if heading is A and not first.text.lstrip().startswith("#") and not REFERENCE.search(first.text) and \
-                    data_after[li]:
-                heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input
+                    data_after[li] and head_noun(first.text) not in worked_by():
+                heading, first.input_label = None, True  # "Job posting:" before the data at the end: task input,
+                # unless the task says it works by them ("… using only the fabric notes below")
             if heading is None and len(line) == 1 and li + 1 < len(lines) and table_row(lines[li + 1]) and \
                     (LABEL_ONLY.match(first.text) or _TITLE_OVER_LIST.fullmatch(first.text)) and \
                     head_noun(first.text) in worked_by():
