@@ -5130,6 +5130,24 @@ def test_a_label_over_closing_data_the_task_says_it_works_by_is_consulted() -> N
                              "Question: {customer_question}")] == ["A", "A", "D"], got
 
 
+def test_what_to_say_when_the_list_falls_short_is_a_rule_and_the_list_is_consulted() -> None:
+    assert cues_of("If the notes don't cover it, say you'll check with the workroom.") == \
+        {Component.ADDITIONAL_INFORMATION}
+    prompt = ("Help staff answer customer questions about wedding flower availability.\n"
+              "Use only the stock list below; do not guess at prices.\nStock list (updated weekly):\n"
+              "- White O'Hara roses: 400 stems, £2.10 each\n- Sweet peas: unavailable until May\n"
+              "If an item isn't on the list, say you'll check with the buyer.\n"
+              "Answer in plain sentences, no bullet points.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Stock list (updated weekly):", "- White O'Hara roses: 400 stems, £2.10 each",
+                             "If an item isn't on the list, say you'll check with the buyer.")] == ["A", "A", "A"], got
+    prompt = ("Write a reference letter for Daniel, who is applying for a warehouse manager job.\nFacts to use:\n"
+              "- Worked for us from May 2019 to August 2024\n- Cut pick errors from 1.4% to 0.6% on his shift\n"
+              "One page, formal letter format.\nDon't exaggerate; only use the facts listed.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Facts to use:", "- Worked for us from May 2019 to August 2024")] == ["D", "D"], got
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

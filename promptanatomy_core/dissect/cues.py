@@ -193,7 +193,8 @@ DIRECTIVE = Folded(
     r"below is an? (?:instruction|task|question)\b|"
     + _I_WILL_GIVE + r"|" +
     MY_FIRST + r"|need\s+(?:\d+|an?|some)\s)|" + REQUEST +
-    r"|\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
+    r"|(?<!\bsay )(?<!\bsaying )(?<!\bsay that )"  # not what to tell the customer: "say you'll check with the salon"
+    r"\byou(?:'ll| will)\s+(?:first\s+|then\s+)?(?:" + _TASK_VERBS + r")\b|\bwhat does (?:it|this|that) mean\b|"
     r"\blet'?s think step by step\b|" + _AND_NEED + r"|" + _THEN_ASKS + r"|"
     r"\b(?:should|must|needs? to|has to)\s+(?:also\s+)?(?:mention|include|cover|tell|offer|feature|highlight|"
     r"contain)\b|" + _ARTEFACT_SPEC + r"|\bwhat should (?:i|we) (?:do|change)\b|"

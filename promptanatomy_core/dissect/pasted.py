@@ -300,8 +300,10 @@ def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]]
         label = lines[li][-1]  # alone on its line or closing a paragraph ("We're deciding whether to buy. Details:")
         li += 1
         if not bare_label(label.text) or labels[label.index] != {A} or label.reference or \
-                names_consulted(label.text) or not _names_data(label.text):
-            continue
+                names_consulted(label.text) or not _names_data(label.text) or \
+                _consulted_by_task(label.text, lines) and head_noun(label.text).lower() not in ("facts", "fact"):
+            continue  # "Stock list:" under "Use only the stock list below" is consulted; "Facts to use:" under
+            # "Write a reference letter …" is what the letter is written from, even where "only use the facts" follows
         end = li  # the block: the background lines below, up to a blank line or the task
         while end < len(lines) and not (blank_before[lines[end][0].index] and end > li) and \
                 _background(lines[end], labels):

@@ -786,8 +786,10 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
     for li in range(end - 1, -1, -1):
         if opens_material(lines[li][-1].text):
             return  # introduced material ("You are given the schema:") keeps the label its introduction gave it
-        if any(m.cues - {A} or labels[m.index] != {A} or A in m.cues and PROHIBITION.match(m.text) for m in lines[li]):
-            break  # an instruction, a rule among them ("Do not mention the ticket number.") too
+        if any(m.cues - {A} or labels[m.index] != {A} or A in m.cues and
+               (PROHIBITION.match(m.text) or _IF_SAY.match(m.text)) for m in lines[li]):
+            break  # an instruction, a rule among them ("Do not mention the ticket number.", "If an item isn't on
+            # the list, say you'll check with the buyer.") too
         if lines[li][-1].text.rstrip().endswith(":") and (_GLOSSARY.search(lines[li][-1].text) or
                                                           CONDITIONS_BELOW.search(lines[li][-1].text)):
             start = _list_end(lines, li + 1, end)  # "Glossary (…):", "Reject a joke if it:" and its items
@@ -806,6 +808,8 @@ def _label_trailing_data(lines: list[list[Sent]], labels: dict[int, set[Componen
             labels[m.index] = {D}
 
 
+#: A rule for what to say when the material falls short: "If an item isn't on the list, say you'll check …".
+_IF_SAY = re.compile(r"^\W*if\b[^,.]{3,80},\s*(?:say|tell (?:them|the \w+))\b", re.I)
 #: A task taking items one by one: "Label each comment …", "Grade the condition of each device …".
 _EACH_ITEM = re.compile(r"\beach\s+(?:[\w-]+\s+){0,2}?(?:comment|device|line|item|entry|row|record|message|review|"
                         r"booking|order|job|ticket|email|note|product|sku|event|reading|request)s?\b", re.I)
