@@ -5148,6 +5148,17 @@ def test_what_to_say_when_the_list_falls_short_is_a_rule_and_the_list_is_consult
     assert [got[t] for t in ("Facts to use:", "- Worked for us from May 2019 to August 2024")] == ["D", "D"], got
 
 
+def test_a_pupils_fields_in_an_app_assistants_prompt_are_the_setting() -> None:
+    prompt = ("You're DriveBuddy, a friendly assistant inside the Ace Driving School app.\nPupil: {pupil_name}\n"
+              "Next lesson: {next_lesson}\nHelp the pupil with questions about their bookings and their learning.\n"
+              "Reply in plain text, max 80 words.")
+    got = dict(codes(prompt))
+    assert [got[t] for t in ("Pupil: {pupil_name}", "Next lesson: {next_lesson}")] == ["A", "A"], got
+    prompt = ("You're Ana, a friendly assistant for our bakery.\nCustomer: {customer_name}\nComplaint: {complaint}\n"
+              "Write a reply to the complaint.")
+    assert dict(codes(prompt))["Complaint: {complaint}"] == "D"
+
+
 # Floors measured when the rules were last tuned (bench/dissect_accuracy.py prints the current figures); a drop
 # below them is a regression. PubMedQA and CodeGeneration gold labels disagree with themselves on identical
 # sentences (see the README's accuracy section), which caps any dissector there.

@@ -1372,13 +1372,15 @@ _MESSAGE_SLOT = re.compile(r"message|question|query|input|text|request|ticket|re
                            r"comment|post|code|diff|document|essay|answer|response|reply|content|draft|article|"
                            r"description|problem|task|utterance|prompt|instruction|claim|passage|thread|notes|data|"
                            r"rows|table|csv|json|report|letter|story|sentence|topic|item|product|features|specs|body|"
-                           r"title|issue|sms",
+                           r"title|issue|sms|complaint|situation|enquiry|inquiry",
                            re.I)
 #: An assistant that serves people who write to it: "You help Contoso employees with …", "You are the concierge …".
 _SERVES = re.compile(r"\byou\s+(?:help|assist|support|answer|serve|talk (?:to|with)|chat with)\b|\b(?:help|assist|"
                      r"support)\s+(?:our\s+|the\s+)?(?:customers?|users?|members?|patients?|employees?|guests?|"
-                     r"passengers?|callers?|students?|residents?|clients?|travell?ers?|learners?|runners?)\b|"
-                     r"\byou are (?:an?|the) [\w\s'-]{0,40}?(?:assistant|agent|bot|concierge|coach|tutor|helper)\b",
+                     r"passengers?|callers?|students?|residents?|clients?|travell?ers?|learners?|runners?|pupils?|"
+                     r"tenants?|parents?|shoppers?|buyers?|drivers?)\b|"
+                     r"\byou(?: are|'re|’re) (?:[A-Z]\w+, )?(?:an?|the) [\w\s'-]{0,40}?(?:assistant|agent|bot|concierge|"
+                     r"coach|tutor|helper)\b",
                      re.I)
 
 
