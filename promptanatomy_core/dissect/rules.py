@@ -1379,8 +1379,8 @@ _SERVES = re.compile(r"\byou\s+(?:help|assist|support|answer|serve|talk (?:to|wi
                      r"support)\s+(?:our\s+|the\s+)?(?:customers?|users?|members?|patients?|employees?|guests?|"
                      r"passengers?|callers?|students?|residents?|clients?|travell?ers?|learners?|runners?|pupils?|"
                      r"tenants?|parents?|shoppers?|buyers?|drivers?)\b|"
-                     r"\byou(?: are|'re|’re) (?:[A-Z]\w+, )?(?:an?|the) [\w\s'-]{0,40}?(?:assistant|agent|bot|concierge|"
-                     r"coach|tutor|helper)\b",
+                     r"\byou(?: are|'re|’re) (?:[A-Z]\w+, )?(?:an?|the) [\w\s'-]{0,40}?"
+                     r"(?:assistant|agent|bot|concierge|coach|tutor|helper)\b",
                      re.I)
 
 
