@@ -6,6 +6,7 @@ pasted without a fence, a document headed in capitals. Each pass relabels what t
 for demonstrations, as the task)."""
 from __future__ import annotations
 
+import functools
 import re
 
 from ..types import Component
@@ -295,13 +296,14 @@ def label_data_blocks(lines: list[list[Sent]], labels: dict[int, set[Component]]
     "Comentários:") is the material the task works on, when it is all background without cues of its own."""
     if _has_persona(lines, labels):
         return
+    worked_by = functools.cache(lambda: works_by(m.text for line in lines for m in line))  # read once, when needed
     li = 0
     while li < len(lines):
         label = lines[li][-1]  # alone on its line or closing a paragraph ("We're deciding whether to buy. Details:")
         li += 1
         if not bare_label(label.text) or labels[label.index] != {A} or label.reference or \
                 names_consulted(label.text) or not _names_data(label.text) or \
-                _consulted_by_task(label.text, lines) and head_noun(label.text).lower() not in ("facts", "fact"):
+                head_noun(label.text).lower() not in ("facts", "fact") and head_noun(label.text).lower() in worked_by():
             continue  # "Stock list:" under "Use only the stock list below" is consulted; "Facts to use:" under
             # "Write a reference letter …" is what the letter is written from, even where "only use the facts" follows
         end = li  # the block: the background lines below, up to a blank line or the task
