@@ -5103,7 +5103,8 @@ def test_imperative_demonstrations_with_arrows_stay_examples() -> None:
 
 
 def test_a_markdown_heading_as_high_as_the_sections_ends_the_lines_a_colon_announced() -> None:
-    prompt = ("# Role\nYou are an analyst for a bakery chain.\n# Data\nWeekly sales by shop (units sold, last 4 weeks):\nRipon: 2100, 1950, 1800, 1720\n"
+    prompt = ("# Role\nYou are an analyst for a bakery chain.\n"
+              "# Data\nWeekly sales by shop (units sold, last 4 weeks):\nRipon: 2100, 1950, 1800, 1720\n"
               "Wetherby: 3000, 3100, 2400, 2300\n# Notes\nRipon had roadworks outside the shop from week 2.\n"
               "# Task\nIdentify which shops are declining and give the most likely reason for each, using the notes.")
     got = dict(codes(prompt))
@@ -5175,37 +5176,37 @@ def test_accuracy_floor_on_pacp(name: str) -> None:
 
 #: Sentence-level floors on the hand-labelled sets, a point or two under the figures in the README's accuracy table.
 GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "extra": 0.91, "more": 0.89,
-               "instruct": 0.86, "library": 0.88, "everyday": 0.89, "systems": 0.90, "unseen": 0.86, "sealed": 0.85,
+               "instruct": 0.86, "library": 0.88, "everyday": 0.89, "systems": 0.90, "unseen": 0.86, "sealed": 0.86,
                "vault": 0.90, "studio": 0.95, "chats": 0.87, "agents": 0.92, "crypt": 0.92, "bunker": 0.87,
                "harbor": 0.87, "atlas": 0.88, "meadow": 0.84, "quarry": 0.84, "cellar": 0.84, "attic": 0.87,
                "orchard": 0.91, "delta": 0.88, "glade": 0.83, "willow": 0.85, "spruce": 0.85, "cavern": 0.83,
                "burrow": 0.85, "thicket": 0.87, "reed": 0.81, "fern": 0.87, "grotto": 0.83, "hollow": 0.87,
                "tarn": 0.83, "brook": 0.82, "heath": 0.85, "marsh": 0.87, "moor": 0.85, "dune": 0.88, "bog": 0.88,
-               "cove": 0.85, "mesa": 0.84, "prairie": 0.85, "ridge": 0.89, "glen": 0.83, "quay": 0.82, "lagoon": 0.85,
-               "fjord": 0.89, "heron": 0.83, "pike": 0.87, "wren": 0.84, "sound": 0.83, "cliff": 0.86, "estuary": 0.85,
+               "cove": 0.85, "mesa": 0.85, "prairie": 0.85, "ridge": 0.89, "glen": 0.83, "quay": 0.82, "lagoon": 0.85,
+               "fjord": 0.89, "heron": 0.83, "pike": 0.87, "wren": 0.84, "sound": 0.83, "cliff": 0.86, "estuary": 0.86,
                "atoll": 0.88, "geyser": 0.77, "ravine": 0.88, "steppe": 0.82, "oasis": 0.85, "basin": 0.80,
                "lake": 0.72, "gorge": 0.81, "knoll": 0.85, "shoal": 0.72, "tundra": 0.83, "canyon": 0.72,
-               "summit": 0.83, "crater": 0.82, "isle": 0.85, "marina": 0.87, "glacier": 0.84, "fen": 0.81,
+               "summit": 0.83, "crater": 0.82, "isle": 0.85, "marina": 0.87, "glacier": 0.84, "fen": 0.82,
                "spring": 0.84, "cape": 0.82, "inlet": 0.84, "creek": 0.78, "valley": 0.88, "bay": 0.80, "tor": 0.75,
                "brae": 0.83, "bluff": 0.78, "strait": 0.84, "plateau": 0.85, "shore": 0.89, "pond": 0.84,
                "ledge": 0.85, "dell": 0.82, "mire": 0.78, "spit": 0.87, "wadi": 0.83, "gully": 0.86, "butte": 0.79,
                "drumlin": 0.79, "marl": 0.84, "sedge": 0.75, "scree": 0.86, "esker": 0.88, "cirque": 0.83,
-               "talus": 0.87, "col": 0.87, "loch": 0.87, "fell": 0.88, "mull": 0.86, "ness": 0.86, "rill": 0.82,
+               "talus": 0.87, "col": 0.87, "loch": 0.88, "fell": 0.88, "mull": 0.86, "ness": 0.86, "rill": 0.83,
                "holm": 0.81, "carr": 0.80, "sill": 0.90, "karst": 0.84, "moraine": 0.83, "bayou": 0.86, "kame": 0.86,
                "scar": 0.82, "gill": 0.83, "beck": 0.76, "wold": 0.85, "skerry": 0.82, "fjell": 0.80, "kettle": 0.83,
                "combe": 0.78, "arete": 0.77, "tombolo": 0.83, "bight": 0.86, "corrie": 0.80, "firth": 0.84,
-               "kyle": 0.85, "voe": 0.84, "lough": 0.86, "holt": 0.88, "shaw": 0.80, "carse": 0.85, "haugh": 0.85,
+               "kyle": 0.85, "voe": 0.84, "lough": 0.87, "holt": 0.88, "shaw": 0.80, "carse": 0.85, "haugh": 0.85,
                "kloof": 0.86, "vlei": 0.77, "rincon": 0.84, "bourn": 0.76, "gulch": 0.79, "playa": 0.81, "swale": 0.81,
                "pingo": 0.80, "polje": 0.77, "tepui": 0.79, "sabkha": 0.78, "swash": 0.76, "bolson": 0.84,
                "cuesta": 0.86, "hogback": 0.77, "lunette": 0.73, "ria": 0.87, "cay": 0.83, "coulee": 0.86,
                "arroyo": 0.80, "yardang": 0.81, "nunatak": 0.85, "barchan": 0.83, "doline": 0.81, "machair": 0.78,
                "kopje": 0.78, "sandur": 0.81, "tafoni": 0.85, "serac": 0.88, "loess": 0.78, "maar": 0.81,
-               "horst": 0.82, "caldera": 0.87, "cenote": 0.79, "oxbow": 0.89, "graben": 0.75, "tuya": 0.76,
+               "horst": 0.82, "caldera": 0.88, "cenote": 0.79, "oxbow": 0.89, "graben": 0.75, "tuya": 0.76,
                "erg": 0.82, "bajada": 0.73, "inselberg": 0.83, "kipuka": 0.81, "hoodoo": 0.81, "lahar": 0.87,
                "moulin": 0.83, "fumarole": 0.75, "sastrugi": 0.73, "pediment": 0.85, "ventifact": 0.72, "mogote": 0.84,
                "polder": 0.87, "sinter": 0.77, "zeugen": 0.83, "guyot": 0.77, "inlier": 0.79, "lapies": 0.77,
-               "cwm": 0.81, "bornhardt": 0.82, "kluft": 0.76, "ait": 0.79, "swallet": 0.82, "strath": 0.83,
-               "gilgai": 0.74, "outlier": 0.78, "rand": 0.85, "nubbin": 0.73, "karren": 0.80, "ponor": 0.80,
+               "cwm": 0.81, "bornhardt": 0.82, "kluft": 0.76, "ait": 0.79, "swallet": 0.83, "strath": 0.83,
+               "gilgai": 0.74, "outlier": 0.79, "rand": 0.85, "nubbin": 0.73, "karren": 0.80, "ponor": 0.80,
                "palsa": 0.73, "hamada": 0.73, "uvala": 0.87, "scarp": 0.72, "thufur": 0.78, "hum": 0.84, "reg": 0.83,
                "serir": 0.85, "tinaja": 0.85, "aven": 0.77, "gour": 0.82, "vrulja": 0.81, "kavir": 0.85,
                "couloir": 0.84, "drift": 0.84, "flysch": 0.86, "ghyll": 0.86, "kuppe": 0.82, "lido": 0.78,
@@ -5213,27 +5214,30 @@ GOLD_FLOORS = {"custom": 0.93, "holdout": 0.94, "blind": 0.93, "fresh": 0.92, "e
                "klint": 0.81, "dambo": 0.83, "jokul": 0.77, "yazoo": 0.82, "gnamma": 0.88, "riegel": 0.88,
                "cuvette": 0.83, "blowhole": 0.83, "crevasse": 0.86, "skarn": 0.86, "cuspate": 0.83, "flatiron": 0.77,
                "hardpan": 0.82, "jheel": 0.81, "lynchet": 0.83, "nivation": 0.81, "rogen": 0.81, "solum": 0.85,
-               "tjaele": 0.77, "felsenmeer": 0.86, "dreikanter": 0.86, "bergschrund": 0.81, "monadnock": 0.79,
+               "tjaele": 0.77, "felsenmeer": 0.86, "dreikanter": 0.86, "bergschrund": 0.82, "monadnock": 0.79,
                "zibar": 0.80, "draa": 0.83, "seif": 0.83, "chott": 0.81, "grike": 0.78, "roddon": 0.86,
-               "sandspit": 0.82, "knickpoint": 0.79, "gibber": 0.83, "pediplain": 0.84, "fulgurite": 0.79,
+               "sandspit": 0.82, "knickpoint": 0.80, "gibber": 0.83, "pediplain": 0.84, "fulgurite": 0.81,
                "thermokarst": 0.79, "malpais": 0.87, "coquina": 0.74, "regolith": 0.89, "tufa": 0.84, "firn": 0.85,
                "paternoster": 0.85, "duricrust": 0.79, "grus": 0.82, "saprolite": 0.80, "lapilli": 0.82,
                "scoria": 0.81, "talik": 0.78, "zastruga": 0.84, "gravelbar": 0.84, "boulder": 0.82, "pothole": 0.75,
                "kettlehole": 0.87, "tafone": 0.85, "clint": 0.74, "hardground": 0.78, "sinkhole": 0.81, "dolina": 0.83,
-               "badland": 0.83, "clitter": 0.80, "blockfield": 0.85, "flyggberg": 0.86, "rockglacier": 0.82,
+               "badland": 0.83, "clitter": 0.81, "blockfield": 0.85, "flyggberg": 0.86, "rockglacier": 0.82,
                "fjard": 0.86, "gendarme": 0.79, "blowout": 0.84, "spillway": 0.78, "washout": 0.86, "lagg": 0.83,
-               "tessera": 0.84, "stack": 0.81, "pillar": 0.82, "natch": 0.79, "knob": 0.83, "terrace": 0.77,
+               "tessera": 0.85, "stack": 0.81, "pillar": 0.82, "natch": 0.79, "knob": 0.83, "terrace": 0.77,
                "shingle": 0.81, "coombe": 0.83, "dingle": 0.84, "corry": 0.83, "scaur": 0.80, "howe": 0.88,
                "rigg": 0.81, "sike": 0.82, "slack": 0.83, "dene": 0.89, "clough": 0.84, "nab": 0.83, "bield": 0.82,
                "stob": 0.80, "hause": 0.84, "moss": 0.82, "rake": 0.79, "keld": 0.77, "wyke": 0.82, "thwaite": 0.81,
-               "mere": 0.75, "raise": 0.85, "garth": 0.83, "ings": 0.78, "hope": 0.83, "intake": 0.85, "gutter": 0.83,
+               "mere": 0.76, "raise": 0.85, "garth": 0.83, "ings": 0.78, "hope": 0.83, "intake": 0.85, "gutter": 0.83,
                "slade": 0.81, "hagg": 0.79, "knott": 0.80, "crag": 0.83, "dale": 0.88, "brow": 0.83, "yett": 0.83,
                "heugh": 0.83, "hirst": 0.85, "snab": 0.82, "wath": 0.87, "laithe": 0.79, "croft": 0.82, "holme": 0.87,
-               "loaning": 0.83, "fold": 0.83, "hurst": 0.88, "scout": 0.88, "nook": 0.86, "dub": 0.83, "force": 0.83,
+               "loaning": 0.83, "fold": 0.83, "hurst": 0.88, "scout": 0.88, "nook": 0.86, "dub": 0.84, "force": 0.83,
                "haw": 0.84, "ridding": 0.91, "shiel": 0.87, "toft": 0.81, "lund": 0.87, "wong": 0.87, "booth": 0.84,
-               "gait": 0.86, "lonnin": 0.81, "clive": 0.82, "rean": 0.84, "sough": 0.87, "gowk": 0.85, "linn": 0.80,
-               "stell": 0.78, "heaf": 0.82, "sheuch": 0.81, "yeld": 0.82, "scaw": 0.84, "mow": 0.77, "tenter": 0.85,
-               "cleugh": 0.81, "thorpe": 0.83, "wick": 0.88, "leat": 0.82}
+               "gait": 0.86, "lonnin": 0.81, "clive": 0.82, "rean": 0.85, "sough": 0.87, "gowk": 0.86, "linn": 0.80,
+               "stell": 0.78, "heaf": 0.82, "sheuch": 0.82, "yeld": 0.82, "scaw": 0.84, "mow": 0.79, "tenter": 0.85,
+               "cleugh": 0.81, "thorpe": 0.83, "wick": 0.88, "leat": 0.82, "brig": 0.84, "lum": 0.83, "wham": 0.84,
+               "skell": 0.83, "stanner": 0.81, "outgang": 0.81, "ling": 0.82, "sett": 0.83, "hemmel": 0.86,
+               "shippon": 0.87, "byre": 0.80, "stackyard": 0.82, "fother": 0.87, "helm": 0.81, "clag": 0.85,
+               "thack": 0.78}
 
 
 @pytest.mark.parametrize("name", GOLD_FLOORS)
