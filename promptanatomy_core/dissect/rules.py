@@ -334,8 +334,8 @@ class RulesDissector(Dissector):
                     not (blank_before[first.index] and first.index - 1 != announcer) and \
                     not (PLACEHOLDER.fullmatch(first.text.strip()) or INPUT_LABEL.match(first.text) and
                          PLACEHOLDER.search(first.text)) and \
-                    not _heading_level(first.text) >= section_level:  # "{thread}", "Question: {question}" is the
-                # input; "# Notes" after the lines under "# Data" opens a section of its own
+                    _heading_level(first.text) < section_level:  # not the input ("{thread}", "Question:
+                # {question}"), nor "# Notes" after the lines under "# Data", which opens a section of its own
                 # a field on the answer's form among the input's fields ("Tone: adventurous", "Length: 100 words")
                 labels.update((m.index, {O} if carry == {D} and m.cues == {O} and key_value(m.text) else
                                {A} if carry == {D} and m.cues == {A} and PROHIBITION.match(m.text) else
@@ -1379,7 +1379,7 @@ _SERVES = re.compile(r"\byou\s+(?:help|assist|support|answer|serve|talk (?:to|wi
                      r"support)\s+(?:our\s+|the\s+)?(?:customers?|users?|members?|patients?|employees?|guests?|"
                      r"passengers?|callers?|students?|residents?|clients?|travell?ers?|learners?|runners?|pupils?|"
                      r"tenants?|parents?|shoppers?|buyers?|drivers?)\b|"
-                     r"\byou(?: are|'re|’re) (?:[A-Z]\w+, )?(?:an?|the) [\w\s'-]{0,40}?"
+                     r"\byou(?: are|'re|’re) (?:(?-i:[A-Z])\w+, )?(?:an?|the) [\w\s'-]{0,40}?"  # "You're Ana, a …"
                      r"(?:assistant|agent|bot|concierge|coach|tutor|helper)\b",
                      re.I)
 
