@@ -28,8 +28,10 @@ records, examples), and which components they hold. At least 30 prompts have no 
 have two labels (only where a sentence really does two jobs).
 
 Label every sentence by its meaning in its context. Sentences are what the tagger's splitter makes of the prompt (it
-prints them), not what you meant them to be: newlines and ". ", "? ", "! " end sentences; a line of a list is a
-sentence. Give one code a sentence: R Role, D Directive, A Additional Information, O Output Formatting, E Examples;
+prints them), not what you meant them to be: a newline ends a sentence, and so do ".", "?" and "!" before a capital
+letter or digit (not before a lower-case word: "ok. thanks" stays one sentence; "Mk.Ia" splits); a line of a list is a
+sentence. The same sentence text cannot appear twice in one prompt with different labels (the tagged format keeps one
+copy). Give one code a sentence: R Role, D Directive, A Additional Information, O Output Formatting, E Examples;
 "D+O" for a sentence with two jobs.
 
 Append the drafts to {folder}/drafts.jsonl, one JSON object a line:
