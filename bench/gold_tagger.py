@@ -17,12 +17,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from promptanatomy_core.accuracy import label_code
 from promptanatomy_core.jsonlines import json_lines
 from promptanatomy_core.tagged import TagError, parse_tagged
 from promptanatomy_core.text import split_sentences
 from promptanatomy_core.types import COMPONENTS, Component
 
-CODES: dict[str, Component] = dict(zip("RDAOE", COMPONENTS))
+CODES: dict[str, Component] = {label_code({c}): c for c in COMPONENTS}  # the letters the accuracy report uses
 
 
 class DraftError(ValueError):

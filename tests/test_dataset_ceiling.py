@@ -2,22 +2,15 @@
 every figure is known in advance (a sentence whose label depends on its neighbour, and one that is plain noise)."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
+from bench_scripts import load
 from promptanatomy_core.tagged import parse_tagged
-
-SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "dataset_ceiling.py"
 
 
 @pytest.fixture(scope="module")
 def ceiling():
-    spec = importlib.util.spec_from_file_location("dataset_ceiling", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("dataset_ceiling")
 
 
 # "Be brief." is form after "Do X." alone (A), a rule after a persona (B), and noise in C (same text as A, other label).

@@ -2,40 +2,29 @@
 carry the conventions but not the figures, and sealed sets' sentences never reach a snapshot."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from bench_scripts import BENCH, load
 from promptanatomy_core.accuracy import label_code, load_gold_jsonl
 from promptanatomy_core.tagged import parse_tagged
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-
-
-def _module(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def tagger():
-    return _module("gold_tagger")
+    return load("gold_tagger")
 
 
 @pytest.fixture(scope="module")
 def brief():
-    return _module("gold_brief")
+    return load("gold_brief")
 
 
 @pytest.fixture(scope="module")
 def diff():
-    return _module("rules_diff")
+    return load("rules_diff")
 
 
 def _codes(gold) -> list[str]:

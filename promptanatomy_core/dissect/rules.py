@@ -1096,14 +1096,13 @@ def _label_untitled_headings(lines: list[list[Sent]], labels: dict[int, set[Comp
     the section it opens, when one label set holds most of its sentences."""
     sents = [m for line in lines for m in line]
     for i, m in enumerate(sents):
-        level = _MD_HEADING.match(m.text)
+        level = _heading_level(m.text)
         if not level or labels[m.index] != {A} or heading_topic(m.text) or \
                 names_consulted(m.text):  # "## Tools" over their JSON specs
             continue
         section = []
         for n in sents[i + 1:]:
-            deeper = _MD_HEADING.match(n.text)
-            if deeper and len(deeper.group(1)) <= len(level.group(1)):
+            if _heading_level(n.text) >= level:  # a heading as high as this one ends its section
                 break
             section.append(frozenset(labels[n.index]))
         top = Counter(section).most_common(1)
